@@ -1,0 +1,47 @@
+"""The public surface is small, flat and pinned: adding or removing a name is a deliberate change."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import toolkit as tk
+
+EXPECTED = [
+    "BatchItem", "BatchResult", "Change", "ChecksumMismatch", "CodegenError", "DeclarationDiff",
+    "FieldError", "Fixture", "FixtureReport", "GoldenError", "Lint", "Loss", "Lowered", "NamingError",
+    "Notice", "Policy", "Rejection", "Replay", "RuntimeConfigError", "SagaReport", "SagaStep",
+    "SchemaError", "SignatureError", "SpecDiff", "SpecError", "Tool", "ToolContext", "ToolContract",
+    "ToolResult", "ToolkitError", "Toolset", "Workbench", "__version__", "canonical_json",
+    "diff_declarations", "diff_specs", "fire", "fixtures", "from_function", "from_openapi", "generate",
+    "golden", "load_fixtures", "lower",
+]  # fmt: skip
+
+
+def test_all_is_sorted_and_pinned() -> None:
+    assert tk.__all__ == sorted(tk.__all__)
+    assert tk.__all__ == EXPECTED
+
+
+def test_every_public_name_resolves() -> None:
+    for name in tk.__all__:
+        assert getattr(tk, name) is not None, name
+
+
+def test_errors_share_one_root_and_carry_slugs() -> None:
+    errors = [getattr(tk, n) for n in tk.__all__ if n.endswith("Error") or n == "ChecksumMismatch"]
+    for error in errors:
+        assert issubclass(error, tk.ToolkitError)
+        assert error.slug and error.slug.replace("_", "").isalpha()
+    assert len({e.slug for e in errors}) == len(errors)
+
+
+def test_import_is_light() -> None:
+    """``import toolkit`` must not pull in the heavy dependencies; they load on first use."""
+    code = (
+        "import sys, toolkit\n"
+        "heavy = [m for m in ('pydantic', 'pandas', 'ipywidgets', 'google.genai', 'httpx') if m in sys.modules]\n"
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

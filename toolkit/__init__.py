@@ -1,0 +1,135 @@
+"""toolkit: author the tools LLM agents call, and see the exact contract the model receives.
+
+    import toolkit as tk
+    tool = tk.from_function(search_issues, namespace="issues", effect="read")
+    tool.declaration          # the exact JSON the model receives (Gemini Schema subset)
+    tool.validate({"limit": "10"}).to_dict()   # strict: invalid_arguments, wrong_type
+
+Heavy dependencies (pydantic, pandas, ipywidgets, google-genai, httpx) load lazily, on first use of the
+name that needs them, so ``import toolkit`` stays fast for the CLI and generated modules.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from toolkit._canonical import pretty as canonical_json
+from toolkit._context import ToolContext
+from toolkit._contract import Lint, Loss, Policy, ToolContract
+from toolkit._envelope import (
+    BatchItem,
+    BatchResult,
+    FieldError,
+    Notice,
+    Replay,
+    SagaReport,
+    SagaStep,
+    ToolResult,
+)
+from toolkit._exceptions import (
+    ChecksumMismatch,
+    CodegenError,
+    GoldenError,
+    NamingError,
+    RuntimeConfigError,
+    SchemaError,
+    SignatureError,
+    SpecError,
+    ToolkitError,
+)
+from toolkit._tool import Rejection, Tool, Toolset
+from toolkit._version import __version__
+
+if TYPE_CHECKING:
+    from toolkit import _golden as golden
+    from toolkit._codegen import generate
+    from toolkit._diff import Change, DeclarationDiff, SpecDiff, diff_declarations, diff_specs
+    from toolkit._fixtures import Fixture, FixtureReport, fire, fixtures, load_fixtures
+    from toolkit._from_python import from_function
+    from toolkit._lowering import Lowered, lower
+    from toolkit._openapi import from_openapi
+    from toolkit.widgets import Workbench
+
+__all__ = [
+    "BatchItem",
+    "BatchResult",
+    "Change",
+    "ChecksumMismatch",
+    "CodegenError",
+    "DeclarationDiff",
+    "FieldError",
+    "Fixture",
+    "FixtureReport",
+    "GoldenError",
+    "Lint",
+    "Loss",
+    "Lowered",
+    "NamingError",
+    "Notice",
+    "Policy",
+    "Rejection",
+    "Replay",
+    "RuntimeConfigError",
+    "SagaReport",
+    "SagaStep",
+    "SchemaError",
+    "SignatureError",
+    "SpecDiff",
+    "SpecError",
+    "Tool",
+    "ToolContext",
+    "ToolContract",
+    "ToolResult",
+    "ToolkitError",
+    "Toolset",
+    "Workbench",
+    "__version__",
+    "canonical_json",
+    "diff_declarations",
+    "diff_specs",
+    "fire",
+    "fixtures",
+    "from_function",
+    "from_openapi",
+    "generate",
+    "golden",
+    "load_fixtures",
+    "lower",
+]
+
+# name -> (module, attribute); attribute None means the module itself.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    "from_function": ("toolkit._from_python", "from_function"),
+    "from_openapi": ("toolkit._openapi", "from_openapi"),
+    "lower": ("toolkit._lowering", "lower"),
+    "Lowered": ("toolkit._lowering", "Lowered"),
+    "fixtures": ("toolkit._fixtures", "fixtures"),
+    "fire": ("toolkit._fixtures", "fire"),
+    "load_fixtures": ("toolkit._fixtures", "load_fixtures"),
+    "Fixture": ("toolkit._fixtures", "Fixture"),
+    "FixtureReport": ("toolkit._fixtures", "FixtureReport"),
+    "diff_declarations": ("toolkit._diff", "diff_declarations"),
+    "diff_specs": ("toolkit._diff", "diff_specs"),
+    "DeclarationDiff": ("toolkit._diff", "DeclarationDiff"),
+    "SpecDiff": ("toolkit._diff", "SpecDiff"),
+    "Change": ("toolkit._diff", "Change"),
+    "golden": ("toolkit._golden", None),
+    "generate": ("toolkit._codegen", "generate"),
+    "Workbench": ("toolkit.widgets", "Workbench"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'toolkit' has no attribute {name!r}") from None
+    module = importlib.import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

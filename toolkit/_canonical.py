@@ -1,0 +1,60 @@
+"""Canonical JSON: stable bytes for golden files, and stable keys for idempotency.
+
+Two canonical forms, for two jobs:
+
+* :func:`pretty` — what golden files and generated resources hold: sorted keys, 2-space indent, UTF-8
+  (no ``\\u`` escapes for non-ASCII), a trailing newline. Same input, same bytes, on every machine.
+* :func:`compact` — what idempotency keys hash: sorted keys, no whitespace, numbers normalised
+  (``1.0`` and ``1`` are the same number; ``Decimal("1.50")`` is ``1.5``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+from typing import Any
+
+__all__ = ["JSONValue", "compact", "json_copy", "pretty"]
+
+JSONValue = Any  # dict[str, JSONValue] | list[JSONValue] | str | int | float | bool | None
+
+
+def pretty(value: JSONValue) -> str:
+    """Serialise ``value`` the way golden files and generated resources store it."""
+    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def _normalise_number(value: Any) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float | Decimal):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"non-finite number {value!r} has no canonical JSON form")
+        as_decimal = Decimal(str(value)) if isinstance(value, float) else value
+        if as_decimal == as_decimal.to_integral_value():
+            return int(as_decimal)
+        return float(as_decimal.normalize())
+    if isinstance(value, dict):
+        return {str(k): _normalise_number(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_normalise_number(v) for v in value]
+    return value
+
+
+def compact(value: JSONValue) -> str:
+    """Serialise ``value`` for hashing: sorted keys, no whitespace, normalised numbers."""
+    return json.dumps(
+        _normalise_number(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def json_copy(value: JSONValue) -> JSONValue:
+    """A deep copy of a JSON-shaped value (dicts, lists, scalars); much cheaper than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value

@@ -1,0 +1,117 @@
+"""The frozen data every stage passes on: the tool contract, what lowering lost, and lint findings.
+
+A :class:`ToolContract` is the source-independent truth about a tool: its name, description, the
+**full-fidelity JSON Schema (draft 2020-12)** of its arguments, its effect, whether it needs confirmation,
+and (for OpenAPI tools) how arguments bind back to an HTTP request. Both sources produce one
+(``_from_python`` and ``_openapi``); lowering, validation, fixtures, golden files and code generation only
+ever read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["Effect", "Lint", "Loss", "Policy", "Severity", "ToolContract", "parse_binding"]
+
+Effect = Literal["read", "write"]
+Severity = Literal["error", "warning", "info"]
+BindingLocation = Literal["path", "query", "header", "body"]
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """Something a stage could not carry into the declaration the model sees.
+
+    ``path`` is a JSON pointer into the tool's ``args_schema`` (``""`` is the root), ``keyword`` the schema
+    keyword that was dropped or changed, ``value`` its original value, ``reason`` why, in words.
+    The validator still enforces everything recorded here, because it reads ``args_schema``.
+    """
+
+    path: str
+    keyword: str
+    value: Any
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "keyword": self.keyword, "value": self.value, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Lint:
+    """A known trap found in a tool, at a parameter (``path`` is a dotted field path, ``""`` = the tool)."""
+
+    code: str
+    slug: str
+    severity: Severity
+    path: str
+    message: str
+    fix: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "slug": self.slug,
+            "severity": self.severity,
+            "path": self.path,
+            "message": self.message,
+            "fix": self.fix,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How the boundary treats arguments that are not quite right. Defaults are the strict, safe ones.
+
+    * ``enum_case``: ``"strict"`` rejects ``"OPEN"`` for ``"open"``; ``"insensitive"`` normalises it and
+      reports a notice.
+    * ``null_optional``: ``"absent"`` treats an explicit ``null`` for an optional, non-nullable parameter as
+      if it were omitted (its default applies, with a notice); ``"reject"`` refuses it.
+    * ``clamp``: ``None`` derives it from the tool's effect: **read** tools clamp bounded numbers (with a
+      notice), **write** tools reject them. ``True``/``False`` force it.
+    """
+
+    enum_case: Literal["strict", "insensitive"] = "strict"
+    null_optional: Literal["absent", "reject"] = "absent"
+    clamp: bool | None = None
+
+    def clamps(self, effect: Effect) -> bool:
+        return effect == "read" if self.clamp is None else self.clamp
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContract:
+    """Everything the pipeline knows about one tool before lowering.
+
+    ``args_schema`` is always an object schema (``{"type": "object", "properties": ..., "required": ...,
+    "additionalProperties": false}``) in JSON Schema 2020-12, with ``$defs`` for shared or recursive parts.
+    ``source_losses`` are losses taken before lowering (for example an OpenAPI ``discriminator`` or a cut
+    ``$ref`` cycle); lowering adds its own. ``binding`` maps each argument to where it goes in an HTTP
+    request (see :func:`parse_binding`); it is empty for function tools.
+    """
+
+    name: str
+    description: str
+    args_schema: Mapping[str, Any]
+    effect: Effect = "write"
+    confirm: bool = False
+    binding: Mapping[str, str] = field(default_factory=dict)
+    source: Literal["function", "openapi", "schema"] = "function"
+    operation_id: str | None = None
+    method: str | None = None
+    path: str | None = None
+    source_losses: tuple[Loss, ...] = ()
+
+
+def parse_binding(value: str) -> tuple[BindingLocation, str | None]:
+    """Split a binding value into its location and original name.
+
+    ``"path"`` → ``("path", None)`` (the argument keeps its name), ``"header.X-Request-ID"`` →
+    ``("header", "X-Request-ID")``, ``"body"`` → ``("body", None)`` (the whole body),
+    ``"body.amount"`` → ``("body", "amount")`` (one hoisted body property).
+    """
+    location, _, original = value.partition(".")
+    if location not in ("path", "query", "header", "body"):
+        raise ValueError(f"binding {value!r} names no known location (path, query, header, body)")
+    return location, (original or None)  # type: ignore[return-value]

@@ -1,0 +1,278 @@
+"""What the model reads back: result envelopes, field errors, notices, batches, sagas and replays.
+
+Every type here is frozen and has ``to_dict()`` returning a JSON-serialisable dict of a stable shape
+(the golden tests pin it). Absent optional parts are left out of ``to_dict()`` rather than set to null,
+except the four keys every :class:`ToolResult` always carries: ``status``, ``data``, ``errors``, ``notices``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, get_args
+
+__all__ = [
+    "UNSET",
+    "BatchItem",
+    "BatchResult",
+    "FieldError",
+    "Notice",
+    "Replay",
+    "SagaReport",
+    "SagaStep",
+    "Status",
+    "ToolResult",
+]
+
+Status = Literal["ok", "invalid_arguments", "rejected", "needs_confirmation", "timeout", "error", "partial"]
+STATUSES: tuple[str, ...] = get_args(Status)
+
+
+class _Unset:
+    """Marks an optional envelope value that was not given (distinct from JSON null)."""
+
+    _instance: _Unset | None = None
+
+    def __new__(cls) -> _Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET: Any = _Unset()
+
+
+def _to_json(payload: Mapping[str, Any]) -> str:
+    return json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+
+
+class _Envelope:
+    """Shared behaviour: JSON text, display through the notebook protocols, a cheap repr."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        return _to_json(self.to_dict())
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from toolkit._display import mimebundle
+
+        return mimebundle(self)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError(_Envelope):
+    """One thing wrong with one argument: where, what (a stable slug), what we saw, what we want."""
+
+    field: str
+    code: str
+    problem: str
+    expected: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "code": self.code, "problem": self.problem, "expected": self.expected}
+
+
+@dataclass(frozen=True, slots=True)
+class Notice(_Envelope):
+    """Something the boundary did on the model's behalf: defaulted, clamped, normalised, trimmed ..."""
+
+    field: str
+    action: str
+    message: str = ""
+    to: Any = UNSET
+    from_: Any = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"field": self.field, "action": self.action}
+        if self.from_ is not UNSET:
+            out["from"] = self.from_
+        if self.to is not UNSET:
+            out["to"] = self.to
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Replay(_Envelope):
+    """Marks a result as the replay of an earlier idempotent call."""
+
+    original_at: str
+    key: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"original_at": self.original_at}
+        if self.key:
+            out["key"] = self.key
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult(_Envelope):
+    """The envelope a tool returns to the model. Never raised, always returned."""
+
+    status: Status
+    data: Any = None
+    errors: tuple[FieldError, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    replay: Replay | None = None
+    retryable: bool | None = None
+    message: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}; use one of {', '.join(STATUSES)}")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def with_notices(self, notices: Iterable[Notice]) -> ToolResult:
+        return replace(self, notices=self.notices + tuple(notices))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "data": self.data,
+            "errors": [e.to_dict() for e in self.errors],
+            "notices": [n.to_dict() for n in self.notices],
+        }
+        if self.message:
+            out["message"] = self.message
+        if self.retryable is not None:
+            out["retryable"] = self.retryable
+        if self.replay is not None:
+            out["replay"] = self.replay.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem(_Envelope):
+    """One item of a batch, under a stable id the model can quote back."""
+
+    id: str
+    status: Literal["ok", "failed", "skipped"]
+    data: Any = None
+    reason: str = ""
+    retryable: bool = False
+    errors: tuple[FieldError, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "status": self.status}
+        if self.data is not None:
+            out["data"] = self.data
+        if self.status != "ok":
+            out["reason"] = self.reason
+            out["retryable"] = self.retryable
+        if self.errors:
+            out["errors"] = [e.to_dict() for e in self.errors]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult(_Envelope):
+    """Per-item results and a summary the model can quote without arithmetic. Never one collapsed status."""
+
+    items: tuple[BatchItem, ...]
+
+    @property
+    def succeeded(self) -> tuple[BatchItem, ...]:
+        return tuple(i for i in self.items if i.status == "ok")
+
+    @property
+    def failed(self) -> tuple[BatchItem, ...]:
+        return tuple(i for i in self.items if i.status == "failed")
+
+    @property
+    def status(self) -> Status:
+        if len(self.succeeded) == len(self.items):
+            return "ok"
+        return "partial" if self.succeeded else "error"
+
+    @property
+    def summary(self) -> dict[str, int]:
+        return {"total": len(self.items), "succeeded": len(self.succeeded), "failed": len(self.failed)}
+
+    @property
+    def retry_ids(self) -> tuple[str, ...]:
+        return tuple(i.id for i in self.items if i.status != "ok" and i.retryable)
+
+    @property
+    def retry_hint(self) -> str:
+        ids = self.retry_ids
+        return f"Re-call with ids: {json.dumps(list(ids))}" if ids else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "summary": self.summary,
+            "results": [i.to_dict() for i in self.items],
+        }
+        if self.retry_hint:
+            out["retry_hint"] = self.retry_hint
+        return out
+
+
+SagaStepStatus = Literal["committed", "compensated", "outstanding", "not_started"]
+
+
+@dataclass(frozen=True, slots=True)
+class SagaStep(_Envelope):
+    """One forward step of a saga and where it ended."""
+
+    name: str
+    status: SagaStepStatus
+    reference: str = ""
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": self.name, "status": self.status}
+        if self.reference:
+            out["reference"] = self.reference
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SagaReport(_Envelope):
+    """Which steps committed, which were compensated, which are still outstanding (need a human)."""
+
+    steps: tuple[SagaStep, ...]
+    error: str = ""
+    data: Any = None
+    notices: tuple[Notice, ...] = field(default=())
+
+    def _named(self, status: str) -> list[dict[str, Any]]:
+        return [s.to_dict() for s in self.steps if s.status == status]
+
+    @property
+    def status(self) -> Status:
+        if not self.error:
+            return "ok"
+        return "partial" if any(s.status == "outstanding" for s in self.steps) else "error"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "data": self.data,
+            "committed": self._named("committed"),
+            "compensated": self._named("compensated"),
+            "outstanding": self._named("outstanding"),
+        }
+        if self.error:
+            out["error"] = self.error
+        if self.notices:
+            out["notices"] = [n.to_dict() for n in self.notices]
+        return out

@@ -1,0 +1,204 @@
+"""The public tool objects: :class:`Tool`, :class:`Toolset` and :class:`Rejection`.
+
+A :class:`Tool` is a frozen bundle of a :class:`~toolkit._contract.ToolContract`, its lowered declaration,
+the losses and lints found on the way, and the boundary policy. It holds no logic of its own: validation,
+calling and display are delegated to their stage modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from toolkit._canonical import json_copy
+from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
+
+if TYPE_CHECKING:
+    from toolkit._context import ToolContext
+    from toolkit._envelope import FieldError, ToolResult
+
+__all__ = ["DomainCheck", "Rejection", "Tool", "Toolset", "build_tool"]
+
+DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
+"""A domain rule: receives structurally valid arguments (JSON values), yields field errors (→ ``rejected``)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tool:
+    """One tool as the model sees it (``declaration``) and as the boundary enforces it (``args_schema``)."""
+
+    contract: ToolContract
+    parameters: Mapping[str, Any] | None
+    lowering_losses: tuple[Loss, ...] = ()
+    lints: tuple[Lint, ...] = ()
+    policy: Policy = Policy()
+    domain_checks: tuple[DomainCheck, ...] = ()
+    fn: Callable[..., Any] | None = None
+    converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    # -- the contract, read-only -------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.contract.name
+
+    @property
+    def description(self) -> str:
+        return self.contract.description
+
+    @property
+    def args_schema(self) -> dict[str, Any]:
+        """The full JSON Schema 2020-12 the validator enforces (a fresh copy)."""
+        return json_copy(dict(self.contract.args_schema))  # type: ignore[no-any-return]
+
+    @property
+    def declaration(self) -> dict[str, Any]:
+        """The exact JSON the model receives (gemini dialect), as a fresh plain dict."""
+        out: dict[str, Any] = {"name": self.contract.name, "description": self.contract.description}
+        if self.parameters is not None:
+            out["parameters"] = json_copy(dict(self.parameters))
+        return out
+
+    @property
+    def losses(self) -> tuple[Loss, ...]:
+        return self.contract.source_losses + self.lowering_losses
+
+    @property
+    def effect(self) -> Effect:
+        return self.contract.effect
+
+    @property
+    def confirm(self) -> bool:
+        return self.contract.confirm
+
+    @property
+    def binding(self) -> dict[str, str]:
+        return dict(self.contract.binding)
+
+    @property
+    def operation_id(self) -> str | None:
+        return self.contract.operation_id
+
+    @property
+    def method(self) -> str | None:
+        return self.contract.method
+
+    @property
+    def path(self) -> str | None:
+        return self.contract.path
+
+    # -- behaviour, delegated ----------------------------------------------------------------------
+    def validate(self, args: Any) -> ToolResult:
+        """Check ``args`` (a dict or JSON text) strictly against ``args_schema``. Never raises for bad args."""
+        from toolkit._validation import validate
+
+        return validate(self, args)
+
+    def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
+        """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.
+
+        A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted).
+        """
+        from toolkit._invoke import call
+
+        return call(self, args, context)
+
+    def with_policy(self, **changes: Any) -> Tool:
+        """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`)."""
+        return replace(self, policy=replace(self.policy, **changes), _cache={})
+
+    def with_domain(self, *checks: DomainCheck) -> Tool:
+        """A copy of this tool with extra domain checks (their failures give ``status: "rejected"``)."""
+        return replace(self, domain_checks=self.domain_checks + checks, _cache={})
+
+    # -- display -----------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"<Tool {self.name!r} effect={self.effect} losses={len(self.losses)} lints={len(self.lints)}>"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from toolkit._display import mimebundle
+
+        return mimebundle(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """An opted-in operation that could not become a tool, and why (a stable slug and a message)."""
+
+    operation_id: str | None
+    method: str
+    path: str
+    slug: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "operation_id": self.operation_id,
+            "method": self.method,
+            "path": self.path,
+            "slug": self.slug,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Toolset:
+    """The tools built from one OpenAPI document, and the operations refused on the way."""
+
+    namespace: str
+    tools: tuple[Tool, ...]
+    rejected: tuple[Rejection, ...] = ()
+    source: Mapping[str, Any] = field(default_factory=dict)
+    """Provenance: ``{"path": ..., "sha256": ..., "openapi": ..., "title": ..., "version": ...}``."""
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self.tools)
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def __getitem__(self, name: str) -> Tool:
+        for tool in self.tools:
+            if name in (tool.name, tool.operation_id):
+                return tool
+        raise KeyError(f"no tool named {name!r}; have: {', '.join(t.name for t in self.tools)}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tools)
+
+    def __repr__(self) -> str:
+        return f"<Toolset {self.namespace!r} tools={len(self.tools)} rejected={len(self.rejected)}>"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from toolkit._display import mimebundle
+
+        return mimebundle(self)
+
+
+def build_tool(
+    contract: ToolContract,
+    *,
+    dialect: str = "gemini",
+    policy: Policy | None = None,
+    domain_checks: Iterable[DomainCheck] = (),
+    fn: Callable[..., Any] | None = None,
+    converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> Tool:
+    """Lower a contract's ``args_schema``, run the lints, and bundle everything into a :class:`Tool`."""
+    from toolkit._lints import lint
+    from toolkit._lowering import lower
+
+    lowered = lower(contract.args_schema, dialect=dialect)
+    parameters = lowered.schema if contract.args_schema.get("properties") else None
+    tool = Tool(
+        contract=contract,
+        parameters=parameters,
+        lowering_losses=lowered.losses,
+        policy=policy or Policy(),
+        domain_checks=tuple(domain_checks),
+        fn=fn,
+        converter=converter,
+    )
+    return replace(tool, lints=lint(tool))
