@@ -29,10 +29,12 @@ def test_every_public_name_resolves() -> None:
 
 
 def test_errors_share_one_root_and_carry_slugs() -> None:
-    errors = [getattr(tk, n) for n in tk.__all__ if n.endswith("Error") or n == "ChecksumMismatch"]
+    public = [getattr(tk, n) for n in tk.__all__ if n not in ("golden", "__version__")]
+    errors = [e for e in public if isinstance(e, type) and issubclass(e, Exception)]
+    assert len(errors) == 9
     for error in errors:
         assert issubclass(error, tk.ToolkitError)
-        assert error.slug and error.slug.replace("_", "").isalpha()
+        assert error.slug.replace("_", "").isalpha(), error
     assert len({e.slug for e in errors}) == len(errors)
 
 

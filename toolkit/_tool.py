@@ -32,10 +32,11 @@ class Tool:
     parameters: Mapping[str, Any] | None
     lowering_losses: tuple[Loss, ...] = ()
     lints: tuple[Lint, ...] = ()
-    policy: Policy = Policy()
+    policy: Policy = field(default_factory=Policy)
     domain_checks: tuple[DomainCheck, ...] = ()
     fn: Callable[..., Any] | None = None
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    context_param: str | None = None
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # -- the contract, read-only -------------------------------------------------------------------
@@ -185,6 +186,7 @@ def build_tool(
     domain_checks: Iterable[DomainCheck] = (),
     fn: Callable[..., Any] | None = None,
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    context_param: str | None = None,
 ) -> Tool:
     """Lower a contract's ``args_schema``, run the lints, and bundle everything into a :class:`Tool`."""
     from toolkit._lints import lint
@@ -200,5 +202,6 @@ def build_tool(
         domain_checks=tuple(domain_checks),
         fn=fn,
         converter=converter,
+        context_param=context_param,
     )
     return replace(tool, lints=lint(tool))
