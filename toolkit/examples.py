@@ -27,6 +27,8 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
 from toolkit._context import ToolContext
 
 __all__ = ["InvoiceStatus", "IssueState", "create_invoice", "search_issues", "transfer_funds"]
@@ -37,7 +39,7 @@ IssueState = Literal["open", "closed", "all"]
 
 def search_issues(
     query: str,
-    limit: Annotated[int, "Maximum number of issues to return, an integer between 1 and 100."] = 20,
+    limit: Annotated[int, Field(ge=1, le=100)] = 20,
     state: IssueState = "open",
     labels: list[str] | None = None,
     updated_since: date | None = None,
@@ -49,7 +51,7 @@ def search_issues(
 
     Args:
         query: Free-text search over issue titles and bodies, for example "login timeout".
-        limit: Maximum number of issues to return; the page size is capped at 100.
+        limit: Maximum number of issues to return, an integer between 1 and 100.
         state: Issue state to match: "open", "closed" or "all".
         labels: Only issues carrying every one of these labels, for example ["bug", "p1"].
         updated_since: Only issues updated on or after this calendar day (ISO 8601, YYYY-MM-DD).
@@ -57,8 +59,6 @@ def search_issues(
     Returns:
         A dict with the matching issues and the total count.
     """
-    if not 1 <= limit <= 100:
-        raise ValueError(f"limit must be between 1 and 100, got {limit}")
     states = ("open", "closed") if state == "all" else (state,)
     issues = [
         {
@@ -74,9 +74,12 @@ def search_issues(
 
 
 def transfer_funds(
-    from_account: Annotated[str, "Source account id, as returned by lookup_account (acc_ followed by 8 digits)."],
-    to_account: Annotated[str, "Destination account id (acc_ followed by 8 digits); never the same as the source."],
-    amount: Decimal,
+    from_account: Annotated[str, Field(pattern=r"^acc_[0-9]{8}$")],
+    to_account: Annotated[
+        str,
+        Field(pattern=r"^acc_[0-9]{8}$", description="Destination account id (acc_ and 8 digits), not the source."),
+    ],
+    amount: Annotated[Decimal, Field(gt=0)],
     currency: Literal["eur", "usd", "gbp"],
     execute_on: date,
     context: ToolContext,
@@ -90,9 +93,9 @@ def transfer_funds(
     Parameters
     ----------
     from_account
-        Source account id.
+        Source account id, as returned by lookup_account: "acc_" followed by 8 digits.
     to_account
-        Destination account id.
+        Destination account id; the Field description in the signature wins over this line.
     amount
         Amount to move, a positive decimal number in the currency's major unit with at most two
         decimal places (for example "19.99").
@@ -110,8 +113,6 @@ def transfer_funds(
     dict
         A receipt with the transfer id, the amount as a string, and the execution day.
     """
-    if amount <= 0:
-        raise ValueError(f"amount must be positive, got {amount}")
     digest = hashlib.sha256(
         f"{context.session_id}|{from_account}|{to_account}|{amount}|{currency}|{execute_on}".encode()
     ).hexdigest()
