@@ -1,0 +1,327 @@
+"""The lint catalogue: known traps in a tool contract, one small rule per trap.
+
+Lints read ``tool.contract.args_schema`` (the full JSON Schema), so they work the same for function tools
+and OpenAPI tools. Each rule has a stable ``code`` and ``slug`` (tests, docs and suppressions use them),
+a severity, and yields :class:`~toolkit.Lint` records at the dotted parameter path (``""`` = the tool).
+
+:data:`CATALOGUE` lists every rule, in code order; :func:`lint` runs them all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from toolkit._contract import Lint, Severity
+
+if TYPE_CHECKING:
+    from toolkit._tool import Tool
+
+__all__ = ["CATALOGUE", "Field", "Rule", "Subject", "lint"]
+
+MAX_PARAMETERS = 8
+MAX_NESTING = 2
+_WALK_LIMIT = MAX_NESTING + 2  # deep enough to see a violation, shallow enough to stop recursive schemas
+_REF_HOPS = 32
+TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+_DATE_NAME = re.compile(r"^(date|since|until|deadline|timestamp)$|_(at|on|date|time|since|until|deadline)$", re.I)
+_MONEY_NAME = re.compile(r"^(amount|price|cost|total|fee|balance)$|_(amount|price|cost|total|fee|balance)$", re.I)
+_TEMPORAL_FORMATS = frozenset({"date", "date-time", "time", "duration"})
+_FILLER = frozenset({"the", "a", "an", "of", "for", "to", "this", "its"})
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One parameter or nested field, with local ``$ref``s resolved."""
+
+    path: str
+    name: str
+    schema: Mapping[str, Any]
+    depth: int
+    """1 for a top-level parameter, 2 for a field of an object parameter, and so on."""
+
+    @property
+    def branches(self) -> list[Mapping[str, Any]]:
+        """The non-null alternatives of this field (its ``anyOf``/``oneOf`` members, or itself)."""
+        alts = self.schema.get("anyOf") or self.schema.get("oneOf")
+        if isinstance(alts, list) and alts:
+            return [a for a in alts if isinstance(a, Mapping) and _types(a) != {"null"}]
+        return [self.schema]
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """What the rules look at: the tool's name, description, root schema and every field."""
+
+    name: str
+    description: str
+    schema: Mapping[str, Any]
+    fields: tuple[Field, ...]
+
+    def resolve(self, node: Any) -> Any:
+        return _resolve(self.schema, node)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One catalogue entry: stable code and slug, severity, a one-line summary, and the check."""
+
+    code: str
+    slug: str
+    severity: Severity
+    summary: str
+    check: Callable[[Subject], Iterator[tuple[str, str, str]]]
+    """Yields ``(path, message, fix)`` for each finding."""
+
+
+def lint(tool: Tool) -> tuple[Lint, ...]:
+    """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then path order."""
+    contract = tool.contract
+    schema = contract.args_schema
+    subject = Subject(contract.name, contract.description or "", schema, tuple(_walk(schema, schema, "", 1)))
+    return tuple(
+        Lint(rule.code, rule.slug, rule.severity, path, message, fix)
+        for rule in CATALOGUE
+        for path, message, fix in rule.check(subject)
+    )
+
+
+# -- schema reading ----------------------------------------------------------------------------------------
+def _resolve(root: Mapping[str, Any], node: Any) -> Any:
+    """Follow local ``$ref``s (``#/...``) a bounded number of hops; remote or broken refs resolve to ``{}``."""
+    for _ in range(_REF_HOPS):
+        if not isinstance(node, Mapping) or not isinstance(node.get("$ref"), str):
+            return node
+        target = _pointer(root, node["$ref"])
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        node = {**target, **siblings} if isinstance(target, Mapping) else siblings
+    return {}
+
+
+def _pointer(root: Mapping[str, Any], ref: str) -> Any:
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    for part in ref[1:].split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        node = node.get(key) if isinstance(node, Mapping) else None
+    return node
+
+
+def _types(schema: Mapping[str, Any]) -> set[str]:
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    return {t for t in declared if isinstance(t, str)} if isinstance(declared, list) else set()
+
+
+def _walk(root: Mapping[str, Any], node: Any, prefix: str, depth: int) -> Iterator[Field]:
+    """Every property below ``node`` (through arrays and unions), down to a bounded depth."""
+    node = _resolve(root, node)
+    if depth > _WALK_LIMIT or not isinstance(node, Mapping):
+        return
+    for container in _containers(root, node):
+        for name, sub in (container.get("properties") or {}).items():
+            resolved = _resolve(root, sub)
+            if not isinstance(resolved, Mapping):
+                continue
+            path = f"{prefix}.{name}" if prefix else name
+            yield Field(path, name, resolved, depth)
+            yield from _walk(root, resolved, path, depth + 1)
+
+
+def _containers(root: Mapping[str, Any], node: Mapping[str, Any], hops: int = 0) -> Iterator[Mapping[str, Any]]:
+    """The object schemas reachable from ``node`` without entering a property: itself, items, union members."""
+    if hops > _REF_HOPS:
+        return
+    if "properties" in node:
+        yield node
+    for key in ("anyOf", "oneOf", "allOf"):
+        for member in node.get(key) or ():
+            resolved = _resolve(root, member)
+            if isinstance(resolved, Mapping):
+                yield from _containers(root, resolved, hops + 1)
+    items = _resolve(root, node.get("items"))
+    if isinstance(items, Mapping):
+        yield from _containers(root, items, hops + 1)
+
+
+# -- rules -------------------------------------------------------------------------------------------------
+def _missing_tool_description(s: Subject) -> Iterator[tuple[str, str, str]]:
+    if not s.description.strip():
+        yield "", f"tool {s.name!r} has no description", "write when to call it and what it returns"
+
+
+def _missing_parameter_description(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        if not str(f.schema.get("description") or "").strip():
+            yield f.path, f"{f.path!r} has no description", _DESCRIBE_FIX
+
+
+def _vague_parameter_description(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        text = str(f.schema.get("description") or "").strip()
+        if not text:
+            continue
+        words = re.findall(r"[A-Za-z0-9]+", text.lower())
+        meaningful = [w for w in words if w not in _FILLER]
+        if len(words) < 3:
+            yield f.path, f"description of {f.path!r} is too short to guide the model: {text!r}", _DESCRIBE_FIX
+        elif meaningful == _name_words(f.name):
+            yield f.path, f"description of {f.path!r} only repeats its name: {text!r}", _DESCRIBE_FIX
+
+
+_DESCRIBE_FIX = "say what to put in the slot: format, unit, allowed range, where the value comes from"
+
+
+def _name_words(name: str) -> list[str]:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_").strip("_").split("_")
+
+
+def _untyped_value(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        if any(_is_untyped(b) for b in f.branches):
+            yield (
+                f.path,
+                f"{f.path!r} accepts any JSON value (Any/object): the model can send anything and nothing is checked",
+                "give it a concrete type; if the payload varies, split the tool or use a union of typed shapes",
+            )
+
+
+def _is_untyped(schema: Mapping[str, Any]) -> bool:
+    shape_keys = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items")
+    return not any(k in schema for k in shape_keys)
+
+
+def _untyped_map(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        for b in f.branches:
+            if "object" in _types(b) and not b.get("properties") and _free_values(s, b.get("additionalProperties")):
+                yield (
+                    f.path,
+                    f"{f.path!r} is an untyped map (dict[str, Any]): an unvalidatable bag of keys",
+                    "declare the keys as a model/TypedDict, or type the values (dict[str, int])",
+                )
+                break
+
+
+def _free_values(s: Subject, additional: Any) -> bool:
+    if additional is None or additional is True:
+        return True
+    resolved = s.resolve(additional)
+    return isinstance(resolved, Mapping) and _is_untyped(resolved)
+
+
+def _enum_case(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        for b in f.branches:
+            values = [v for v in b.get("enum") or () if isinstance(v, str) and re.search(r"[A-Za-z]", v)]
+            styles = {_case_style(v) for v in values}
+            if "other" in styles or {"snake", "camel"} <= styles:
+                yield (
+                    f.path,
+                    f"enum values of {f.path!r} mix cases or use SCREAMING_SNAKE/PascalCase: {values!r}; "
+                    "models emit lowercase or camelCase and strict validation rejects the mismatch",
+                    "advertise the values in one lowercase (snake_case) or camelCase style, "
+                    "or set Policy(enum_case='insensitive')",
+                )
+                break
+
+
+def _case_style(value: str) -> str:
+    if value == value.lower():
+        return "snake" if re.search(r"[_\- ]", value) else "lower"
+    if re.fullmatch(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+", value):
+        return "camel"
+    return "other"
+
+
+def _date_as_string(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        if not _DATE_NAME.search(f.name):
+            continue
+        if any("string" in _types(b) and b.get("format") not in _TEMPORAL_FORMATS for b in f.branches):
+            yield (
+                f.path,
+                f"{f.path!r} looks like a date or time but is a plain string: expect 'next Tuesday' and '08/07'",
+                "type it date/datetime (format date or date-time) and say how relative dates are meant",
+            )
+
+
+def _money_as_float(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        if not _MONEY_NAME.search(f.name):
+            continue
+        kinds = set().union(*(_types(b) for b in f.branches))
+        if "number" in kinds and "string" not in kinds:
+            yield (
+                f.path,
+                f"{f.path!r} looks like money but is a float: 19.99 becomes 19.990000000000002",
+                "take a Decimal (sent as a decimal string) or integer minor units, and say which in the description",
+            )
+
+
+def _deep_nesting(s: Subject) -> Iterator[tuple[str, str, str]]:
+    for f in s.fields:
+        if f.depth == MAX_NESTING + 1 and any(True for _ in _containers(s.schema, f.schema)):
+            yield (
+                f.path,
+                f"{f.path!r} is an object nested {f.depth} levels deep (limit {MAX_NESTING}); models lose track "
+                "of deep slots",
+                "flatten the arguments into top-level scalar parameters or split the tool",
+            )
+
+
+def _too_many_parameters(s: Subject) -> Iterator[tuple[str, str, str]]:
+    count = sum(1 for f in s.fields if f.depth == 1)
+    if count > MAX_PARAMETERS:
+        yield (
+            "",
+            f"tool {s.name!r} has {count} parameters (more than {MAX_PARAMETERS}); long lists make models misfill",
+            "split the tool by purpose or give the rarely used parameters documented defaults in a second tool",
+        )
+
+
+def _bad_tool_name(s: Subject) -> Iterator[tuple[str, str, str]]:
+    if not TOOL_NAME.fullmatch(s.name):
+        yield (
+            "",
+            f"tool name {s.name!r} breaks the declaration rule [A-Za-z_][A-Za-z0-9_.:-]{{0,127}}",
+            "rename it with letters, digits, '_', '.', ':' and '-', starting with a letter or '_', ≤ 128 characters",
+        )
+
+
+CATALOGUE: Sequence[Rule] = (
+    Rule("TK101", "missing_tool_description", "warning", "the tool has no description", _missing_tool_description),
+    Rule(
+        "TK102",
+        "missing_parameter_description",
+        "warning",
+        "a parameter has no description",
+        _missing_parameter_description,
+    ),
+    Rule(
+        "TK103",
+        "vague_parameter_description",
+        "warning",
+        "a parameter description is under 3 words or only repeats the name",
+        _vague_parameter_description,
+    ),
+    Rule("TK201", "untyped_value", "warning", "a parameter accepts any JSON value (Any, object)", _untyped_value),
+    Rule("TK202", "untyped_map", "warning", "a parameter is a map with untyped values (dict[str, Any])", _untyped_map),
+    Rule("TK301", "enum_case", "warning", "enum values are not in one lowercase or camelCase style", _enum_case),
+    Rule("TK401", "date_as_string", "warning", "a date- or time-like parameter is a plain string", _date_as_string),
+    Rule("TK402", "money_as_float", "warning", "a money-like parameter is a float", _money_as_float),
+    Rule("TK501", "deep_nesting", "info", f"objects nest deeper than {MAX_NESTING} levels", _deep_nesting),
+    Rule(
+        "TK502",
+        "too_many_parameters",
+        "info",
+        f"the tool has more than {MAX_PARAMETERS} parameters",
+        _too_many_parameters,
+    ),
+    Rule("TK601", "bad_tool_name", "error", "the tool name breaks the declaration name rule", _bad_tool_name),
+)
+"""Every lint rule, in code order. Codes and slugs are stable: never renumber, only add."""
