@@ -1,0 +1,198 @@
+"""Renderers for tools and what they carry: declaration, losses, lints, bindings, toolsets and refusals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from toolkit._contract import Lint, Loss
+from toolkit._display import Renderer, register
+from toolkit._display._markup import (
+    badge,
+    code_block,
+    esc,
+    html_table,
+    json_text,
+    one_line_json,
+    section,
+    text_table,
+    wrap,
+)
+
+__all__ = [
+    "bindings_html",
+    "declaration_html",
+    "lints_html",
+    "lints_text",
+    "losses_html",
+    "losses_text",
+    "tool_html",
+    "tool_text",
+    "toolset_html",
+    "toolset_text",
+]
+
+_LINT_HEADERS = ("code", "severity", "path", "message", "fix")
+_LOSS_HEADERS = ("path", "keyword", "original value", "reason")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}{'es' if word.endswith('s') else 's'}"
+
+
+# -- lints and losses ----------------------------------------------------------------------------------
+def _lint_row(lint: Lint) -> tuple[str, ...]:
+    return (f"{lint.code} {lint.slug}", lint.severity, lint.path or "(tool)", lint.message, lint.fix)
+
+
+def _loss_row(loss: Loss) -> tuple[Any, ...]:
+    return (loss.path or "(root)", loss.keyword, one_line_json(loss.value), loss.reason)
+
+
+def lints_text(lints: Sequence[Lint]) -> list[str]:
+    if not lints:
+        return ["lints: none"]
+    return [f"lints ({len(lints)}):", *text_table(_LINT_HEADERS, [_lint_row(x) for x in lints])]
+
+
+def losses_text(losses: Sequence[Loss]) -> list[str]:
+    if not losses:
+        return ["losses: none"]
+    return [f"losses ({len(losses)}):", *text_table(_LOSS_HEADERS, [_loss_row(x) for x in losses])]
+
+
+def lints_html(lints: Sequence[Lint]) -> str:
+    if not lints:
+        return "<p class='tk-empty'>No lints: none of the known traps was found.</p>"
+    rows = [(f"{x.code} {x.slug}", badge(x.severity), x.path or "(tool)", x.message, x.fix) for x in lints]
+    return html_table(_LINT_HEADERS, rows, row_kinds=[x.severity for x in lints], raw_columns=[1])
+
+
+def losses_html(losses: Sequence[Loss]) -> str:
+    if not losses:
+        return "<p class='tk-empty'>No losses: the declaration carries every constraint.</p>"
+    return html_table(_LOSS_HEADERS, [_loss_row(x) for x in losses])
+
+
+def _lint_text(lint: Lint) -> str:
+    return "\n".join(lints_text([lint]))
+
+
+def _loss_text(loss: Loss) -> str:
+    return "\n".join(losses_text([loss]))
+
+
+register("Lint", Renderer(_lint_text, lambda x: wrap("lints", lints_html([x]))))
+register("Loss", Renderer(_loss_text, lambda x: wrap("losses", losses_html([x]))))
+
+
+# -- one tool ------------------------------------------------------------------------------------------
+def _headline(tool: Any) -> str:
+    where = f" · {tool.method.upper()} {tool.path}" if tool.method and tool.path else ""
+    confirm = " · needs confirmation" if tool.confirm else ""
+    return f"Tool {tool.name} · {tool.effect}{confirm}{where}"
+
+
+def _binding_rows(tool: Any) -> list[tuple[str, str]]:
+    return [(arg, where) for arg, where in sorted(tool.binding.items())]
+
+
+def bindings_html(tool: Any) -> str:
+    rows = _binding_rows(tool)
+    return html_table(("argument", "binds to"), rows) if rows else ""
+
+
+def declaration_html(tool: Any) -> str:
+    """The exact declaration the model receives, highlighted."""
+    return code_block(json_text(tool.declaration), highlighted=True)
+
+
+def tool_text(tool: Any) -> str:
+    lines = [_headline(tool), "declaration:", json_text(tool.declaration)]
+    if tool.binding:
+        lines += ["bindings:", *text_table(("argument", "binds to"), _binding_rows(tool))]
+    lines += losses_text(tool.losses) + lints_text(tool.lints)
+    return "\n".join(lines)
+
+
+def tool_html(tool: Any) -> str:
+    counts = f"{_plural(len(tool.losses), 'loss')} · {_plural(len(tool.lints), 'lint')}"
+    parts = [
+        f"<div class='tk-headline'><b>{esc(_headline(tool))}</b> · {esc(counts)}</div>",
+        section("Declaration", declaration_html(tool)),
+    ]
+    if tool.binding:
+        parts.append(section("Bindings", bindings_html(tool)))
+    parts += [section("Losses", losses_html(tool.losses)), section("Lints", lints_html(tool.lints))]
+    return wrap("tool", "".join(parts))
+
+
+register("Tool", Renderer(tool_text, tool_html))
+
+
+# -- toolsets and refusals ------------------------------------------------------------------------------
+def _tool_row(tool: Any) -> tuple[str, ...]:
+    where = f"{tool.method.upper()} {tool.path}" if tool.method and tool.path else ""
+    return (tool.name, where, tool.effect, "yes" if tool.confirm else "no", str(len(tool.losses)), str(len(tool.lints)))
+
+
+_TOOL_HEADERS = ("tool", "operation", "effect", "confirm", "losses", "lints")
+_REFUSAL_HEADERS = ("operation", "operationId", "slug", "reason")
+
+
+def _refusal_row(rejection: Any) -> tuple[str, ...]:
+    return (
+        f"{rejection.method.upper()} {rejection.path}",
+        rejection.operation_id or "-",
+        rejection.slug,
+        rejection.message,
+    )
+
+
+def _toolset_headline(toolset: Any) -> str:
+    source = toolset.source or {}
+    title = f" from {source['title']} {source.get('version', '')}".rstrip() if source.get("title") else ""
+    return f"Toolset {toolset.namespace}{title}: {_plural(len(toolset.tools), 'tool')}, {len(toolset.rejected)} refused"
+
+
+def toolset_text(toolset: Any) -> str:
+    lines = [_toolset_headline(toolset)]
+    if toolset.tools:
+        lines += ["tools:", *text_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])]
+    if toolset.rejected:
+        lines += ["refused:", *text_table(_REFUSAL_HEADERS, [_refusal_row(r) for r in toolset.rejected])]
+    return "\n".join(lines)
+
+
+def toolset_html(toolset: Any) -> str:
+    parts = [f"<div class='tk-headline'><b>{esc(_toolset_headline(toolset))}</b></div>"]
+    if toolset.tools:
+        parts.append(section("Tools", html_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])))
+    if toolset.rejected:
+        rows = [_refusal_row(r) for r in toolset.rejected]
+        parts.append(section("Refused operations", html_table(_REFUSAL_HEADERS, rows, row_kinds=["fail"] * len(rows))))
+    return wrap("toolset", "".join(parts))
+
+
+def _rejection_text(rejection: Any) -> str:
+    return "refused: " + "  ".join(_refusal_row(rejection))
+
+
+register("Toolset", Renderer(toolset_text, toolset_html))
+register(
+    "Rejection",
+    Renderer(_rejection_text, lambda r: wrap("refusal", html_table(_REFUSAL_HEADERS, [_refusal_row(r)]))),
+)
+
+
+# -- lowering results ------------------------------------------------------------------------------------
+def _lowered_text(lowered: Any) -> str:
+    return "\n".join(["lowered schema:", json_text(lowered.schema), *losses_text(lowered.losses)])
+
+
+def _lowered_html(lowered: Any) -> str:
+    schema = section("Lowered schema", code_block(json_text(lowered.schema), highlighted=True))
+    return wrap("lowered", schema + section("Losses", losses_html(lowered.losses)))
+
+
+register("Lowered", Renderer(_lowered_text, _lowered_html))

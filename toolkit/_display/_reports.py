@@ -1,0 +1,247 @@
+"""Renderers for reports from lazily loaded stages: fixture reports, declaration and spec diffs, golden checks.
+
+These types live in modules this one must not import (they load pandas or pydantic), so the renderers read
+them by attribute, the way the stages document them, and are registered by class name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit._display import Renderer, register
+from toolkit._display._markup import badge, esc, html_table, one_line_json, section, text_table, wrap
+
+__all__ = ["FixtureRow", "changes_html", "fixture_rows", "fixture_table_html"]
+
+_ARGS_WIDTH = 60
+
+
+def _attr(obj: Any, *names: str, default: Any = None) -> Any:
+    for name in names:
+        value = getattr(obj, name, None)
+        if value is not None:
+            return value
+    return default
+
+
+def _short(value: Any, width: int = _ARGS_WIDTH) -> str:
+    text = one_line_json(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+# -- fixture reports -------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FixtureRow:
+    """One fired fixture, flattened for tables and for the envelope inspector."""
+
+    id: str
+    family: str
+    args: Any
+    expected: str
+    actual: str
+    passed: bool
+    why: str
+    envelope: Any
+
+
+def _row(item: Any) -> FixtureRow:
+    fixture = _attr(item, "fixture", default=item)
+    return FixtureRow(
+        id=str(_attr(fixture, "id", default="")),
+        family=str(_attr(fixture, "family", default="")),
+        args=_attr(fixture, "args", default=None),
+        expected=str(_attr(item, "expected", default=_attr(fixture, "expected", default=""))),
+        actual=str(_attr(item, "actual", default="")),
+        passed=bool(_attr(item, "passed", "ok", default=False)),
+        why=str(_attr(fixture, "why", default="")),
+        envelope=_attr(item, "result", "envelope"),
+    )
+
+
+def fixture_rows(report: Any) -> list[FixtureRow]:
+    """The report's rows in order, each with its envelope."""
+    items = _attr(report, "rows", "results", "outcomes")
+    if items is None:
+        items = list(report) if isinstance(report, Iterable) else []
+    return [_row(item) for item in items]
+
+
+def _verdict(row: FixtureRow) -> str:
+    return "pass" if row.passed else "FAIL"
+
+
+def _status(row: FixtureRow) -> str:
+    codes = ",".join(e.code for e in _attr(row.envelope, "errors", default=()))
+    status = str(_attr(row.envelope, "status", default=""))
+    return f"{status} {codes}".strip()
+
+
+_FIXTURE_HEADERS = ("id", "family", "args", "expected", "actual", "envelope", "verdict")
+
+
+def _fixture_cells(row: FixtureRow) -> tuple[str, ...]:
+    return (row.id, row.family, _short(row.args), row.expected, row.actual, _status(row), _verdict(row))
+
+
+def _report_headline(report: Any, rows: Sequence[FixtureRow]) -> str:
+    failed = sum(1 for r in rows if not r.passed)
+    tool = _attr(report, "tool_name", "tool", default="")
+    name = getattr(tool, "name", tool)
+    target = f" for {name}" if name else ""
+    return f"FixtureReport{target}: {len(rows)} fixtures, {len(rows) - failed} passed, {failed} failed"
+
+
+def _fixture_report_text(report: Any) -> str:
+    rows = fixture_rows(report)
+    return "\n".join([_report_headline(report, rows), *text_table(_FIXTURE_HEADERS, map(_fixture_cells, rows))])
+
+
+def fixture_table_html(rows: Sequence[FixtureRow], *, selected: str | None = None) -> str:
+    """The fixture table coloured by pass/fail; the row whose id is ``selected`` is marked with ▶."""
+
+    def id_cell(row: FixtureRow) -> str:
+        return f"<b>▶ {esc(row.id)}</b>" if row.id == selected else esc(row.id)
+
+    cells = [(id_cell(r), *_fixture_cells(r)[1:-1], badge(_verdict(r), "pass" if r.passed else "fail")) for r in rows]
+    kinds = ["pass" if r.passed else "fail" for r in rows]
+    return html_table(_FIXTURE_HEADERS, cells, row_kinds=kinds, raw_columns=[0, 6])
+
+
+def _fixture_report_html(report: Any) -> str:
+    rows = fixture_rows(report)
+    head = f"<div class='tk-headline'><b>{esc(_report_headline(report, rows))}</b></div>"
+    return wrap("fixture-report", head + fixture_table_html(rows))
+
+
+def _fixture_text(fixture: Any) -> str:
+    return (
+        f"Fixture {_attr(fixture, 'id', default='')} ({_attr(fixture, 'family', default='')}): "
+        f"expect {_attr(fixture, 'expected', default='')} for {one_line_json(_attr(fixture, 'args'))}"
+        + (f" — {fixture.why}" if _attr(fixture, "why") else "")
+    )
+
+
+register("FixtureReport", Renderer(_fixture_report_text, _fixture_report_html))
+register("Fixture", Renderer(_fixture_text, lambda f: wrap("fixture", esc(_fixture_text(f)))))
+
+
+# -- declaration diffs -----------------------------------------------------------------------------------
+_CHANGE_HEADERS = ("kind", "rule", "path", "summary")
+
+
+def _change_row(change: Any) -> tuple[str, ...]:
+    return (str(change.kind), str(change.rule), str(change.path), str(change.summary))
+
+
+def _diff_headline(diff: Any, label: str = "DeclarationDiff") -> str:
+    changes = list(_attr(diff, "changes", default=()))
+    if not changes:
+        return f"{label}: no changes"
+    tally = {kind: sum(1 for c in changes if c.kind == kind) for kind in ("breaking", "behavioural", "additive")}
+    counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n)
+    verdict = _attr(diff, "verdict", default="")
+    note = " — needs a versioning decision" if verdict == "breaking" else ""
+    return f"{label} {verdict}: {len(changes)} change{'s' if len(changes) != 1 else ''} ({counts}){note}"
+
+
+def _changes_text(changes: Sequence[Any]) -> list[str]:
+    return text_table(_CHANGE_HEADERS, [_change_row(c) for c in changes]) if changes else []
+
+
+def changes_html(changes: Sequence[Any]) -> str:
+    """The changes table, each row coloured by its kind (breaking, behavioural, additive)."""
+    if not changes:
+        return "<p class='tk-empty'>No changes.</p>"
+    cells = [(badge(str(c.kind)), *_change_row(c)[1:]) for c in changes]
+    return html_table(_CHANGE_HEADERS, cells, row_kinds=[str(c.kind) for c in changes], raw_columns=[0])
+
+
+def _diff_text(diff: Any) -> str:
+    return "\n".join([_diff_headline(diff), *_changes_text(list(diff.changes))])
+
+
+def _diff_html(diff: Any) -> str:
+    head = f"<div class='tk-headline'><b>{esc(_diff_headline(diff))}</b></div>"
+    return wrap("declaration-diff", head + changes_html(list(diff.changes)))
+
+
+register("DeclarationDiff", Renderer(_diff_text, _diff_html))
+register(
+    "Change",
+    Renderer(
+        lambda c: "  ".join(_change_row(c)),
+        lambda c: wrap("change", changes_html([c])),
+    ),
+)
+
+
+# -- spec diffs ----------------------------------------------------------------------------------------------
+def _per_tool(diff: Any) -> list[tuple[str, Any]]:
+    tools = _attr(diff, "tools", "diffs", "changed", "per_tool", default={})
+    if isinstance(tools, Mapping):
+        return sorted(tools.items())
+    return [(str(_attr(d, "name", "tool", default="")), d) for d in tools]
+
+
+def _names(values: Iterable[Any]) -> list[str]:
+    return sorted(str(getattr(v, "name", v)) for v in values)
+
+
+def _spec_diff_text(diff: Any) -> str:
+    added, removed = _names(_attr(diff, "added", default=())), _names(_attr(diff, "removed", default=()))
+    verdict = _attr(diff, "verdict", default="")
+    lines = [f"SpecDiff{' ' + str(verdict) if verdict else ''}: {len(added)} added, {len(removed)} removed"]
+    lines += [f"  added: {name}" for name in added] + [f"  removed: {name}" for name in removed]
+    for name, tool_diff in _per_tool(diff):
+        if list(_attr(tool_diff, "changes", default=())):
+            lines += [f"{name}: {_diff_headline(tool_diff, 'changes')}", *_changes_text(list(tool_diff.changes))]
+    return "\n".join(lines)
+
+
+def _spec_diff_html(diff: Any) -> str:
+    parts = [f"<div class='tk-headline'><b>{esc(_spec_diff_text(diff).splitlines()[0])}</b></div>"]
+    added, removed = _names(_attr(diff, "added", default=())), _names(_attr(diff, "removed", default=()))
+    if added or removed:
+        rows = [("added", n) for n in added] + [("removed", n) for n in removed]
+        kinds = ["additive"] * len(added) + ["breaking"] * len(removed)
+        parts.append(section("Tools added and removed", html_table(("", "tool"), rows, row_kinds=kinds)))
+    for name, tool_diff in _per_tool(diff):
+        changes = list(_attr(tool_diff, "changes", default=()))
+        if changes:
+            parts.append(section(f"{name}: {_diff_headline(tool_diff, 'changes')}", changes_html(changes)))
+    return wrap("spec-diff", "".join(parts))
+
+
+register("SpecDiff", Renderer(_spec_diff_text, _spec_diff_html))
+
+
+# -- golden checks ---------------------------------------------------------------------------------------------
+_GOLDEN_PARTS = ("missing", "stale", "orphaned")
+
+
+def _golden_groups(report: Any) -> list[tuple[str, list[str]]]:
+    return [(part, _names(_attr(report, part, default=()))) for part in _GOLDEN_PARTS]
+
+
+def _golden_headline(report: Any) -> str:
+    groups = _golden_groups(report)
+    if not any(names for _, names in groups):
+        return "GoldenReport: every golden file matches"
+    return "GoldenReport: " + ", ".join(f"{len(names)} {part}" for part, names in groups)
+
+
+def _golden_text(report: Any) -> str:
+    lines = [_golden_headline(report)]
+    lines += [f"  {part}: {name}" for part, names in _golden_groups(report) for name in names]
+    return "\n".join(lines)
+
+
+def _golden_html(report: Any) -> str:
+    rows = [(part, name) for part, names in _golden_groups(report) for name in names]
+    table = html_table(("state", "file"), rows, row_kinds=["fail"] * len(rows)) if rows else ""
+    return wrap("golden-report", f"<div class='tk-headline'><b>{esc(_golden_headline(report))}</b></div>{table}")
+
+
+register("GoldenReport", Renderer(_golden_text, _golden_html))
