@@ -1,0 +1,498 @@
+"""The generic JSON Schema 2020-12 walker: one small method per keyword, exhaustive dispatch.
+
+:class:`Walker` reads one input schema and builds a *draft* (see :mod:`toolkit._lowering._merge`): a dict in
+the target subset's vocabulary that still records where each node came from. A dialect subclass turns the
+draft into its final form with :meth:`Walker.finish`. Every keyword of JSON Schema 2020-12 (plus the
+OpenAPI 3.0 leftovers ``nullable``, ``example``, ``discriminator``, ``xml``, ``externalDocs``) is listed in
+:data:`KEYWORDS` with the name of the method that handles it; building a walker class without one of
+those methods raises ``TypeError`` at import time, so a keyword can never be forgotten.
+
+Decisions a reader should know:
+
+* ``$ref`` is inlined. Only local references (``#``, ``#/$defs/...``, ``#/definitions/...``, any JSON
+  pointer into the same document) are read; a remote reference is never fetched and raises
+  :class:`~toolkit.SchemaError` (slug ``remote_ref``), as does a pointer to nowhere (``unresolved_ref``).
+  More than ``max_depth`` nested references on one path are cut: the node keeps only the target's type and
+  a :class:`~toolkit.Loss` says so (this is how recursive schemas end). Losses inside a referenced
+  definition point at the definition (``/$defs/Name/...``) and are reported once.
+* Plain nesting deeper than ``max_nesting`` levels is cut the same way (no ``RecursionError``), and a
+  schema that inlines to more than ``max_nodes`` nodes raises ``SchemaError`` (slug ``schema_too_large``)
+  rather than growing without bound.
+* Keywords that never constrain a value and have no place in a declaration are consumed without a loss:
+  ``title`` (pydantic puts one on every field), ``$schema``, ``$id``, ``$anchor``, ``$dynamicAnchor``,
+  ``$vocabulary``, ``$defs``/``definitions`` (inlined where referenced) and vendor extensions ``x-*``.
+  Everything else that is not carried is reported.
+* A malformed keyword value (``minLength: "3"``, ``type: "str"``, ``properties: []``) raises
+  ``SchemaError`` (slug ``bad_keyword``): the input is not JSON Schema, and guessing would hide it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, NamedTuple
+from urllib.parse import unquote
+
+from toolkit._contract import Loss
+from toolkit._exceptions import SchemaError
+from toolkit._lowering._merge import Draft, merge_into
+
+__all__ = ["KEYWORDS", "SILENT_KEYWORDS", "Walker", "escape"]
+
+KeywordMethod = Callable[["Walker", str, Any, "Site"], None]
+
+KEYWORDS: dict[str, str] = {
+    # carried
+    "type": "type",
+    "nullable": "nullable",
+    "enum": "enum",
+    "const": "const",
+    "description": "description",
+    "default": "default",
+    "format": "format",
+    "pattern": "pattern",
+    "minimum": "bound",
+    "maximum": "bound",
+    "minLength": "count",
+    "maxLength": "count",
+    "minItems": "count",
+    "maxItems": "count",
+    "minProperties": "count",
+    "maxProperties": "count",
+    "properties": "properties",
+    "required": "required",
+    "items": "items",
+    "propertyOrdering": "property_ordering",
+    "readOnly": "read_only",
+    # rewritten
+    "exclusiveMinimum": "exclusive_bound",
+    "exclusiveMaximum": "exclusive_bound",
+    "prefixItems": "prefix_items",
+    "$ref": "ref",
+    "allOf": "all_of",
+    "anyOf": "any_of",
+    "oneOf": "one_of",
+    # consumed without a loss (no constraint, no place in a declaration)
+    "title": "silent",
+    "$schema": "silent",
+    "$id": "silent",
+    "$anchor": "silent",
+    "$dynamicAnchor": "silent",
+    "$vocabulary": "silent",
+    "$defs": "silent",
+    "definitions": "silent",
+    # dropped with a loss
+    **dict.fromkeys(
+        [
+            "additionalProperties",
+            "additionalItems",
+            "patternProperties",
+            "propertyNames",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+            "multipleOf",
+            "uniqueItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "not",
+            "if",
+            "then",
+            "else",
+            "$dynamicRef",
+            "$comment",
+            "examples",
+            "example",
+            "deprecated",
+            "writeOnly",
+            "contentEncoding",
+            "contentMediaType",
+            "contentSchema",
+            "discriminator",
+            "xml",
+            "externalDocs",
+        ],
+        "unsupported",
+    ),
+}
+SILENT_KEYWORDS = frozenset(key for key, method in KEYWORDS.items() if method == "silent")
+_LATE = ("const", "$ref", "allOf", "anyOf", "oneOf")  # read after a node's own keywords: own words win
+_TYPES = {
+    "string": "STRING",
+    "number": "NUMBER",
+    "integer": "INTEGER",
+    "boolean": "BOOLEAN",
+    "array": "ARRAY",
+    "object": "OBJECT",
+    "null": "NULL",
+}
+_REASONS = {
+    "additionalProperties": "the subset cannot say which extra keys an object accepts",
+    "multipleOf": "the subset has no step constraint",
+    "uniqueItems": "the subset cannot ask for distinct items",
+    "examples": "examples are not sent; put a representative value in the description",
+    "example": "examples are not sent; put a representative value in the description",
+    "oneOf": "sent as anyOf: the model is not told that exactly one branch may match",
+    "discriminator": "the subset has no discriminator; branches are offered as a plain anyOf",
+    "deprecated": "the model is not told the field is deprecated",
+    "writeOnly": "annotation without a place in the subset",
+    "$comment": "comments are not sent",
+}
+
+
+def escape(token: str) -> str:
+    """Escape one JSON pointer reference token (RFC 6901)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _bad(path: str, keyword: str, message: str) -> SchemaError:
+    where = path or "the root"
+    return SchemaError(f"{keyword} at {where} {message}", slug="bad_keyword")
+
+
+class Site(NamedTuple):
+    """Where a keyword method works: the input node, its JSON pointer, its nesting level and its draft."""
+
+    schema: Mapping[str, Any]
+    path: str
+    nesting: int
+    out: Draft
+
+
+class Walker:
+    """Walks one schema into a draft tree; a dialect subclass finishes it (single use, hidden by ``lower``)."""
+
+    dispatch: ClassVar[dict[str, KeywordMethod]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.dispatch = _build_dispatch(cls)
+
+    def __init__(self, root: Mapping[str, Any], *, max_depth: int, max_nesting: int, max_nodes: int) -> None:
+        if not isinstance(root, Mapping):
+            raise SchemaError(f"a schema must be a JSON object, got {type(root).__name__}", slug="bad_schema")
+        self.root = root
+        self.max_depth = max_depth
+        self.max_nesting = max_nesting
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.refs: list[str] = []
+        self.losses: dict[tuple[str, str, str], Loss] = {}
+
+    # -- hooks for dialects ------------------------------------------------------------------------------
+    def keep_format(self, value: str) -> bool:
+        return True
+
+    def finish(self, draft: Draft) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # -- driving ---------------------------------------------------------------------------------------
+    def run(self) -> tuple[dict[str, Any], tuple[Loss, ...]]:
+        schema = self.finish(self.node(self.root, "", 0))
+        return schema, tuple(self.losses.values())
+
+    def lose(self, path: str, keyword: str, value: Any, reason: str) -> None:
+        self.losses.setdefault((path, keyword, reason), Loss(path, keyword, value, reason))
+
+    def node(self, schema: Any, path: str, nesting: int) -> Draft:
+        """Lower one schema node (and everything under it) into a draft."""
+        out: Draft = {"$path": path}
+        if schema is True:
+            return out
+        if schema is False:
+            self.lose(path, "false", False, "the false schema accepts nothing; the subset cannot say so")
+            return out
+        if not isinstance(schema, Mapping):
+            raise SchemaError(
+                f"the schema at {path or 'the root'} is a {type(schema).__name__}; "
+                "a schema must be an object or a boolean",
+                slug="bad_schema",
+            )
+        if nesting > self.max_nesting:
+            self.lose(path, "", "...", f"nesting deeper than {self.max_nesting} levels is cut here")
+            return out
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise SchemaError(
+                f"the schema inlines to more than {self.max_nodes} nodes; lower max_depth or split the schema",
+                slug="schema_too_large",
+            )
+        site = Site(schema, path, nesting, out)
+        dispatch = self.dispatch
+        for key, value in schema.items():
+            if key in _LATE:
+                continue
+            method = dispatch.get(key)
+            if method is not None:
+                method(self, key, value, site)
+            elif not (isinstance(key, str) and key.startswith("x-")):
+                self.lose(path, str(key), value, "not a JSON Schema 2020-12 keyword the subset carries")
+        for key in _LATE:
+            if key in schema:
+                dispatch[key](self, key, schema[key], site)
+        return out
+
+    # -- carried keywords ------------------------------------------------------------------------------
+    def kw_type(self, key: str, value: Any, site: Site) -> None:
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, list) or not names or any(not isinstance(n, str) or n not in _TYPES for n in names):
+            raise _bad(site.path, key, f"is {value!r}; use one of {sorted(_TYPES)} or a non-empty list of them")
+        kinds = list(dict.fromkeys(_TYPES[name] for name in names if name != "null"))
+        if "INTEGER" in kinds and "NUMBER" in kinds:
+            kinds.remove("INTEGER")
+        nullable = "null" in names
+        if not kinds:
+            site.out["type"] = "NULL"
+        elif len(kinds) == 1:
+            site.out["type"] = kinds[0]
+            if nullable:
+                site.out["nullable"] = True
+        else:
+            site.out["anyOf"] = [
+                {"$path": site.path, "type": kind, "nullable": True} if nullable else {"$path": site.path, "type": kind}
+                for kind in kinds
+            ]
+
+    def kw_nullable(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, bool):
+            raise _bad(site.path, key, f"is {value!r}; use true or false")
+        if value:
+            site.out["nullable"] = True
+
+    def kw_enum(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, list):
+            raise _bad(site.path, key, f"is a {type(value).__name__}; use a list of values")
+        if not value:
+            self.lose(site.path, key, value, "an empty enum accepts nothing; the subset cannot say so")
+            return
+        site.out["enum"] = list(value)
+
+    def kw_const(self, key: str, value: Any, site: Site) -> None:
+        out = site.out
+        if "enum" in out and value not in out["enum"]:
+            self.lose(site.path, "enum", out["enum"], "const is not among the enum values; the const is kept")
+        if value is None or isinstance(value, str):
+            out["enum"] = [value]
+            out.setdefault("type", _json_type(value))
+            return
+        out["enum"] = [json.dumps(value, sort_keys=True)]
+        out["type"] = "STRING"
+        reason = f"sent as a one-value STRING enum (the value is a {_json_type(value)}); the validator keeps it"
+        self.lose(site.path, key, value, reason)
+
+    def kw_description(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, str):
+            raise _bad(site.path, key, f"is a {type(value).__name__}; use a string")
+        site.out["description"] = value
+
+    def kw_default(self, key: str, value: Any, site: Site) -> None:
+        site.out["default"] = value
+
+    def kw_format(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, str):
+            raise _bad(site.path, key, f"is a {type(value).__name__}; use a string")
+        if self.keep_format(value):
+            site.out["format"] = value
+        else:
+            self.lose(site.path, key, value, f"format {value!r} is not one the subset documents")
+
+    def kw_pattern(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, str):
+            raise _bad(site.path, key, f"is a {type(value).__name__}; use a regular expression string")
+        site.out["pattern"] = value
+
+    def kw_bound(self, key: str, value: Any, site: Site) -> None:
+        site.out[key] = _number(value, site.path, key)
+
+    def kw_count(self, key: str, value: Any, site: Site) -> None:
+        site.out[key] = _count(value, site.path, key)
+
+    def kw_properties(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, Mapping):
+            raise _bad(site.path, key, f"is a {type(value).__name__}; use an object of schemas")
+        properties: dict[str, Draft] = {}
+        for name, sub in value.items():
+            where = f"{site.path}/properties/{escape(str(name))}"
+            draft = self.node(sub, where, site.nesting + 1)
+            if draft.pop("$readOnly", False):
+                self.lose(where, "readOnly", True, "a read-only property is not offered to the model")
+                site.out.setdefault("$readOnlyNames", []).append(str(name))
+            else:
+                properties[str(name)] = draft
+        site.out["properties"] = properties
+
+    def kw_required(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+            raise _bad(site.path, key, f"is {value!r}; use a list of property names")
+        site.out["required"] = list(dict.fromkeys(value))
+
+    def kw_items(self, key: str, value: Any, site: Site) -> None:
+        if isinstance(value, list):  # draft-07 tuple form
+            self.kw_prefix_items(key, value, site)
+        elif value is False and "prefixItems" in site.schema:
+            return  # closes the tuple; reported with prefixItems
+        else:
+            site.out["items"] = self.node(value, f"{site.path}/items", site.nesting + 1)
+
+    def kw_property_ordering(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+            raise _bad(site.path, key, f"is {value!r}; use a list of property names")
+        site.out["propertyOrdering"] = list(value)
+
+    def kw_read_only(self, key: str, value: Any, site: Site) -> None:
+        if value is True:
+            site.out["$readOnly"] = True
+
+    # -- rewritten keywords ----------------------------------------------------------------------------
+    def kw_exclusive_bound(self, key: str, value: Any, site: Site) -> None:
+        inclusive = "minimum" if key == "exclusiveMinimum" else "maximum"
+        if isinstance(value, bool) or inclusive in site.schema:
+            self.lose(site.path, key, value, "the subset has only inclusive bounds")
+            return
+        site.out[inclusive] = _number(value, site.path, key)
+        self.lose(site.path, key, value, f"sent as the inclusive {inclusive}; the bound itself is not allowed")
+
+    def kw_prefix_items(self, key: str, value: Any, site: Site) -> None:
+        if not isinstance(value, list):
+            raise _bad(site.path, key, f"is a {type(value).__name__}; use a list of schemas")
+        self.lose(site.path, key, value, "positional item schemas are sent as one anyOf for every item")
+        path, nesting = site.path, site.nesting
+        branches = [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
+        if branches and not (key == "prefixItems" and isinstance(site.schema.get("items"), Mapping)):
+            site.out["items"] = branches[0] if len(branches) == 1 else {"$path": path, "anyOf": branches}
+
+    def kw_ref(self, key: str, value: Any, site: Site) -> None:
+        where, target = self.resolve(value, site.path)
+        if len(self.refs) >= self.max_depth:
+            kind = target.get("type") if isinstance(target, Mapping) else None
+            cut: Draft = {"$path": where}
+            if isinstance(kind, str) and kind in _TYPES:
+                cut["type"] = _TYPES[kind]
+            self.lose(site.path, key, value, f"inlining stops after {self.max_depth} nested references")
+            merge_into(site.out, cut, site.path, self.lose)
+            return
+        self.refs.append(value)
+        try:
+            draft = self.node(target, where, site.nesting + 1)
+        finally:
+            self.refs.pop()
+        merge_into(site.out, draft, site.path, self.lose)
+
+    def kw_all_of(self, key: str, value: Any, site: Site) -> None:
+        for draft in self.branches(key, value, site):
+            merge_into(site.out, draft, site.path, self.lose)
+
+    def kw_any_of(self, key: str, value: Any, site: Site) -> None:
+        self.union(self.branches(key, value, site), site)
+
+    def kw_one_of(self, key: str, value: Any, site: Site) -> None:
+        branches = self.branches(key, value, site)
+        if sum(1 for draft in branches if draft.get("type") != "NULL") > 1:
+            self.lose(site.path, key, value, _REASONS["oneOf"])
+        self.union(branches, site)
+
+    # -- dropped keywords ------------------------------------------------------------------------------
+    def kw_silent(self, key: str, value: Any, site: Site) -> None:
+        return
+
+    def kw_unsupported(self, key: str, value: Any, site: Site) -> None:
+        self.lose(site.path, key, value, _REASONS.get(key, "the subset has no such keyword"))
+
+    # -- shared steps ----------------------------------------------------------------------------------
+    def branches(self, key: str, value: Any, site: Site) -> list[Draft]:
+        if not isinstance(value, list) or not value:
+            raise _bad(site.path, key, f"is {value!r}; use a non-empty list of schemas")
+        path, nesting = site.path, site.nesting
+        return [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
+
+    def union(self, branches: list[Draft], site: Site) -> None:
+        """Attach ``anyOf`` branches: null branches become ``nullable``, a single branch merges in."""
+        out, path = site.out, site.path
+        rest = [draft for draft in branches if draft.get("type") != "NULL"]
+        nullable = len(rest) < len(branches)
+        if len(rest) == 1:
+            if nullable:
+                rest[0]["nullable"] = True
+            merge_into(out, rest[0], path, self.lose)
+        elif not rest:
+            merge_into(out, {"$path": path, "type": "NULL"}, path, self.lose)
+        elif "anyOf" in out:
+            self.lose(path, "anyOf", [draft["$path"] for draft in rest], "a second union on one node is not sent")
+        else:
+            if nullable:
+                for draft in rest:
+                    draft["nullable"] = True
+            out["anyOf"] = rest
+
+    def resolve(self, ref: Any, path: str) -> tuple[str, Any]:
+        """Find a local ``$ref`` target; returns its JSON pointer and the node."""
+        where = path or "the root"
+        if not isinstance(ref, str):
+            raise _bad(path, "$ref", f"is a {type(ref).__name__}; use a string like '#/$defs/Name'")
+        if not ref.startswith("#"):
+            raise SchemaError(
+                f"$ref {ref!r} at {where} is not local; inline it or move it under $defs "
+                "(lowering never fetches remote schemas)",
+                slug="remote_ref",
+            )
+        pointer = unquote(ref[1:])
+        if pointer and not pointer.startswith("/"):
+            raise SchemaError(f"$ref {ref!r} at {where} is an anchor; use a JSON pointer", slug="unresolved_ref")
+        node: Any = self.root
+        for token in pointer.split("/")[1:]:
+            key = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, Mapping) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+                node = node[int(key)]
+            else:
+                raise SchemaError(f"$ref {ref!r} at {where} points to nothing", slug="unresolved_ref")
+        return pointer, node
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "BOOLEAN"
+    if isinstance(value, int):
+        return "INTEGER"
+    if isinstance(value, float):
+        return "NUMBER"
+    if isinstance(value, list):
+        return "ARRAY"
+    if isinstance(value, Mapping):
+        return "OBJECT"
+    return "STRING"
+
+
+def _number(value: Any, path: str, keyword: str) -> float | int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise _bad(path, keyword, f"is {value!r}; use a finite number")
+    return value
+
+
+def _count(value: Any, path: str, keyword: str) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _bad(path, keyword, f"is {value!r}; use a non-negative integer")
+    return value
+
+
+def _build_dispatch(cls: type[Walker]) -> dict[str, KeywordMethod]:
+    """Map every keyword to its method; a missing method is a programming error caught at import time."""
+    table: dict[str, KeywordMethod] = {}
+    for keyword, name in KEYWORDS.items():
+        method = getattr(cls, f"kw_{name}", None)
+        if method is None:
+            raise TypeError(f"{cls.__name__} has no method kw_{name} for the JSON Schema keyword {keyword!r}")
+        table[keyword] = method
+    return table
+
+
+Walker.dispatch = _build_dispatch(Walker)

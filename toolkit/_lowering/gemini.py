@@ -1,0 +1,225 @@
+"""The ``gemini`` dialect: the genai ``Schema`` subset, plus the rules Vertex AI enforces at request time.
+
+Output keys are only ``type format description nullable enum properties required items anyOf minimum
+maximum minLength maxLength pattern minItems maxItems minProperties maxProperties default
+propertyOrdering`` (``title`` and ``example`` are in the subset but never emitted: titles are pydantic
+noise and examples belong in descriptions). On top of what ``google.genai.types.Schema`` accepts, the
+finished schema obeys the rules that google-genai documents but does not check:
+
+* every node has a ``type`` (``STRING NUMBER INTEGER BOOLEAN ARRAY OBJECT``), except a pure ``anyOf`` node;
+* an ``anyOf`` node carries no key besides ``description``: its other keywords are merged into every branch
+  they apply to (``{minLength: 2, anyOf: [...]}`` puts ``minLength`` on the ``STRING`` branches);
+* ``required`` lists only declared properties; ``enum`` values are strings and only on ``STRING`` nodes
+  (non-string values are stringified, the node becomes ``STRING`` and the loss is recorded);
+* every ``ARRAY`` has ``items``.
+
+Choices where the subset cannot say what the input says, each recorded as a loss:
+
+* An untyped node (``{}``, pydantic's ``Any``) becomes ``anyOf`` of ``STRING NUMBER BOOLEAN OBJECT``:
+  the model may send any scalar or an object; arrays and ``null`` are not offered. A node without ``type``
+  whose keywords imply one (``properties`` → ``OBJECT``, ``items`` → ``ARRAY``, ``minLength``/``pattern``/
+  ``enum`` → ``STRING``, ``minimum`` → ``NUMBER``) gets that type.
+* A null-only node (``{type: null}``) becomes a nullable ``STRING``: the subset has no null type.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolkit._lowering._merge import Draft, copy_draft, merge_into
+from toolkit._lowering._walker import Walker
+
+__all__ = ["FORMATS", "SUBSET_KEYS", "GeminiWalker"]
+
+FORMATS = frozenset({"date", "date-time", "int32", "int64", "float", "double", "email", "byte", "password", "enum"})
+SUBSET_KEYS = frozenset(
+    [
+        "type",
+        "format",
+        "description",
+        "nullable",
+        "enum",
+        "properties",
+        "required",
+        "items",
+        "anyOf",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "default",
+        "example",
+        "title",
+        "propertyOrdering",
+    ]
+)
+_ANY_TYPES = ("STRING", "NUMBER", "BOOLEAN", "OBJECT")
+_APPLIES: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("minLength", "maxLength", "pattern"), frozenset({"STRING"})),
+    **dict.fromkeys(("minimum", "maximum"), frozenset({"INTEGER", "NUMBER"})),
+    **dict.fromkeys(("items", "minItems", "maxItems"), frozenset({"ARRAY"})),
+    **dict.fromkeys(
+        ("properties", "required", "minProperties", "maxProperties", "propertyOrdering", "$readOnlyNames"),
+        frozenset({"OBJECT"}),
+    ),
+}
+_INFERRED = (
+    ("enum", "STRING"),
+    ("properties", "OBJECT"),
+    ("required", "OBJECT"),
+    ("minProperties", "OBJECT"),
+    ("maxProperties", "OBJECT"),
+    ("items", "ARRAY"),
+    ("minItems", "ARRAY"),
+    ("maxItems", "ARRAY"),
+    ("minLength", "STRING"),
+    ("maxLength", "STRING"),
+    ("pattern", "STRING"),
+    ("minimum", "NUMBER"),
+    ("maximum", "NUMBER"),
+)
+_NOT_FOR_STRINGS = ("minimum", "maximum", "format", "items", "minItems", "maxItems", "properties", "required")
+_FORMAT_TYPES = {"int32": "INTEGER", "int64": "INTEGER", "float": "NUMBER", "double": "NUMBER"}
+
+
+class GeminiWalker(Walker):
+    """The walker with the genai subset's formats and finishing rules."""
+
+    def keep_format(self, value: str) -> bool:
+        return value in FORMATS
+
+    def finish(self, draft: Draft) -> dict[str, Any]:
+        """Turn a draft into a node of the subset (recursively), reporting what has to change."""
+        path: str = draft.pop("$path", "")
+        if draft.pop("$readOnly", False):
+            self.lose(path, "readOnly", True, "readOnly outside a property has no effect on arguments")
+        if "anyOf" in draft:
+            return self._finish_union(draft, path)
+        if "type" not in draft:
+            kind = self._infer_type(draft, path)
+            if kind is None:
+                return self._finish_untyped(draft, path)
+            draft["type"] = kind
+        if draft["type"] == "NULL":
+            self.lose(path, "type", "null", "the subset has no null type: sent as a nullable STRING")
+            draft["type"] = "STRING"
+            draft["nullable"] = True
+        if "enum" in draft:
+            self._finish_enum(draft, path)
+        if "properties" in draft:
+            draft["properties"] = {name: self.finish(sub) for name, sub in draft["properties"].items()}
+        if "items" in draft:
+            draft["items"] = self.finish(draft["items"])
+        elif draft["type"] == "ARRAY":
+            draft["items"] = self._finish_untyped({"$path": path}, path)
+        self._finish_names(draft, path)
+        return draft
+
+    def _infer_type(self, draft: Draft, path: str) -> str | None:
+        if "enum" in draft and all(value is None or isinstance(value, str) for value in draft["enum"]):
+            return "STRING"  # exact: a string enum says everything a type would
+        for keyword, kind in _INFERRED:
+            if keyword in draft:
+                self.lose(path, "type", None, f"no type given: sent as {kind}, inferred from {keyword}")
+                return kind
+        if "format" in draft:
+            kind = _FORMAT_TYPES.get(draft["format"], "STRING")
+            self.lose(path, "type", None, f"no type given: sent as {kind}, inferred from format")
+            return kind
+        return None
+
+    def _finish_untyped(self, draft: Draft, path: str) -> dict[str, Any]:
+        self.lose(
+            path,
+            "type",
+            None,
+            "no type given: offered as anyOf STRING, NUMBER, BOOLEAN, OBJECT (arrays and null are not offered)",
+        )
+        draft["anyOf"] = [{"$path": path, "type": kind} for kind in _ANY_TYPES]
+        return self._finish_union(draft, path)
+
+    def _finish_union(self, draft: Draft, path: str) -> dict[str, Any]:
+        branches: list[Draft] = draft.pop("anyOf")
+        description = draft.pop("description", None)
+        nullable = draft.pop("nullable", False)
+        siblings = {key: value for key, value in draft.items() if not key.startswith("$")}
+        names = draft.get("$readOnlyNames")
+        out: list[dict[str, Any]] = []
+        for branch in branches:
+            kind = branch.get("type")
+            extra = {k: v for k, v in siblings.items() if kind is None or kind in _APPLIES.get(k, (kind,))}
+            if "default" in extra and not _fits(extra["default"], kind):
+                del extra["default"]
+            if names and kind in (None, "OBJECT"):
+                extra["$readOnlyNames"] = names
+            if extra:
+                merge_into(branch, copy_draft(extra), path, self.lose)
+            if nullable:
+                branch["nullable"] = True
+            out.append(self.finish(branch))
+        if "default" in siblings and not any(_fits(siblings["default"], branch.get("type")) for branch in out):
+            self.lose(path, "default", siblings["default"], "no branch of the anyOf accepts the default")
+        result: dict[str, Any] = {"anyOf": out}
+        if description is not None:
+            result["description"] = description
+        return result
+
+    def _finish_enum(self, draft: Draft, path: str) -> None:
+        values: list[Any] = draft["enum"]
+        if None in values:
+            values = [value for value in values if value is not None]
+            draft["nullable"] = True
+        if not values:
+            draft.pop("enum")
+            return
+        if all(isinstance(value, str) for value in values) and draft["type"] == "STRING":
+            draft["enum"] = values
+            return
+        strings = [value if isinstance(value, str) else json.dumps(value, sort_keys=True) for value in values]
+        draft["enum"] = list(dict.fromkeys(strings))
+        reason = f"enum values sent as strings on a STRING node (was {draft['type']}); the validator keeps the original"
+        self.lose(path, "enum", values, reason)
+        if draft["type"] != "STRING":
+            for keyword in _NOT_FOR_STRINGS:
+                if keyword in draft:
+                    self.lose(path, keyword, draft.pop(keyword), "dropped: the node is sent as a STRING enum")
+            draft["type"] = "STRING"
+
+    def _finish_names(self, draft: Draft, path: str) -> None:
+        read_only = draft.pop("$readOnlyNames", ())
+        if "required" in draft:
+            declared = draft.get("properties", {})
+            for name in draft["required"]:
+                if name not in declared and name not in read_only:
+                    self.lose(path, "required", name, "required names a property the schema does not declare")
+            kept = [name for name in draft["required"] if name in declared]
+            if kept:
+                draft["required"] = kept
+            else:
+                draft.pop("required")
+        if "propertyOrdering" in draft:
+            declared = draft.get("properties", {})
+            draft["propertyOrdering"] = [name for name in draft["propertyOrdering"] if name in declared]
+
+
+def _fits(value: Any, kind: str | None) -> bool:
+    """Whether a default value has the JSON type of a branch (``None`` kind: untyped, fits anything)."""
+    if kind is None or value is None:
+        return True
+    if isinstance(value, bool):
+        return kind == "BOOLEAN"
+    if isinstance(value, int):
+        return kind in ("INTEGER", "NUMBER")
+    if isinstance(value, float):
+        return kind == "NUMBER" or (kind == "INTEGER" and value.is_integer())
+    if isinstance(value, str):
+        return kind == "STRING"
+    if isinstance(value, list):
+        return kind == "ARRAY"
+    return kind == "OBJECT"
