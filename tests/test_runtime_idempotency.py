@@ -1,0 +1,348 @@
+"""The idempotency ledger in one process: keys, replays, TTL, overrides, transactions and pending claims."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolkit import RuntimeConfigError, ToolContext, ToolResult
+from toolkit._canonical import compact
+from toolkit.runtime import (
+    DEDUPE_KEY_EXTRA,
+    Ledger,
+    ManualClock,
+    dedupe_key,
+    idempotent,
+    iso_time,
+    ledger_connection,
+    reconcile_pending,
+)
+
+SESSION = ToolContext(session_id="s-1")
+
+
+class Counter:
+    """A write tool that counts its effects; ``fail_with`` makes it answer a non-ok envelope instead."""
+
+    name = "send_invoice"
+    effect = "write"
+
+    def __init__(self) -> None:
+        self.effects: list[Mapping[str, Any]] = []
+        self.fail_with: str | None = None
+        self.keys: list[str] = []
+
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        if self.fail_with:
+            return ToolResult(status="rejected", message=self.fail_with)  # type: ignore[arg-type]
+        self.effects.append(dict(args))
+        self.keys.append(context.extras.get(DEDUPE_KEY_EXTRA, "") if context else "")
+        return ToolResult(status="ok", data={"invoice_id": f"inv_{len(self.effects)}"})
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(1_767_225_600)
+
+
+@pytest.fixture
+def ledger(tmp_path: Path, clock: ManualClock) -> Ledger:
+    return Ledger(tmp_path / "ledger.sqlite3", clock=clock)
+
+
+def test_dedupe_key_is_sha256_of_session_tool_and_canonical_args() -> None:
+    args = {"b": 1.0, "a": [2, "x"]}
+    expected = hashlib.sha256(f"s-1|transfer|{compact(args)}".encode()).hexdigest()
+    assert dedupe_key("s-1", "transfer", args) == expected
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [({"a": 1, "b": 2}, {"b": 2, "a": 1}), ({"amount": 1.0}, {"amount": 1}), ({"x": 1.50}, {"x": 1.5})],
+    ids=["key-order", "int-vs-float", "trailing-zero"],
+)
+def test_dedupe_key_ignores_formatting_differences(left: dict[str, Any], right: dict[str, Any]) -> None:
+    assert dedupe_key("s", "t", left) == dedupe_key("s", "t", right)
+
+
+@pytest.mark.parametrize(
+    ("other_session", "other_tool", "other_args"),
+    [("s2", "t", {"a": 1}), ("s", "t2", {"a": 1}), ("s", "t", {"a": 2})],
+    ids=["session", "tool", "args"],
+)
+def test_dedupe_key_changes_with_each_part(other_session: str, other_tool: str, other_args: dict[str, Any]) -> None:
+    assert dedupe_key("s", "t", {"a": 1}) != dedupe_key(other_session, other_tool, other_args)
+
+
+def test_ledger_file_uses_wal_and_defaults_under_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ledger = Ledger()
+    assert ledger.path == tmp_path / ".toolkit" / "ledger.sqlite3"
+    assert ledger.path.is_file()
+    conn = sqlite3.connect(ledger.path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+@pytest.mark.parametrize("mode", ["external", "transaction"])
+def test_identical_call_twice_makes_one_effect_and_replays_the_receipt(
+    ledger: Ledger, clock: ManualClock, mode: str
+) -> None:
+    tool = Counter()
+    wrapped = idempotent(tool, ledger=ledger, mode=mode)
+    first = wrapped.call({"amount": 5}, SESSION)
+    clock.advance(90)
+    second = wrapped.call({"amount": 5.0}, SESSION)
+    assert len(tool.effects) == 1
+    assert first.replay is None
+    assert second.ok
+    assert second.data == first.data
+    assert second.replay is not None
+    assert second.replay.original_at == iso_time(1_767_225_600)
+    assert second.replay.key == dedupe_key("s-1", "send_invoice", {"amount": 5})
+    assert "Already done" in second.message
+
+
+@pytest.mark.parametrize("mode", ["external", "transaction"])
+def test_call_runs_again_after_the_ttl(ledger: Ledger, clock: ManualClock, mode: str) -> None:
+    tool = Counter()
+    wrapped = idempotent(tool, ledger=ledger, ttl=600, mode=mode)
+    wrapped.call({"amount": 5}, SESSION)
+    clock.advance(599)
+    assert wrapped.call({"amount": 5}, SESSION).replay is not None
+    clock.advance(1)
+    again = wrapped.call({"amount": 5}, SESSION)
+    assert again.replay is None
+    assert again.data == {"invoice_id": "inv_2"}
+    assert len(tool.effects) == 2
+
+
+def test_sweep_deletes_expired_records(ledger: Ledger, clock: ManualClock) -> None:
+    wrapped = idempotent(Counter(), ledger=ledger, ttl=10)
+    wrapped.call({"amount": 1}, SESSION)
+    clock.advance(5)
+    wrapped.call({"amount": 2}, SESSION)
+    clock.advance(5)
+    assert ledger.sweep().expired_records == 1
+    assert len(ledger.records()) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "context"),
+    [
+        ({"repeat_ok": True}, SESSION),
+        ({}, ToolContext(session_id="s-1", extras={"idempotency": "off"})),
+    ],
+    ids=["repeat_ok", "per-call-off"],
+)
+def test_overrides_let_a_meaningful_repeat_run(ledger: Ledger, options: dict[str, Any], context: ToolContext) -> None:
+    tool = Counter()
+    wrapped = idempotent(tool, ledger=ledger, **options)
+    wrapped.call({"amount": 5}, context)
+    assert wrapped.call({"amount": 5}, context).replay is None
+    assert len(tool.effects) == 2
+    assert ledger.records() == []
+
+
+def test_caller_supplied_key_replaces_the_argument_hash(ledger: Ledger) -> None:
+    tool = Counter()
+    wrapped = idempotent(tool, ledger=ledger)
+    keyed = ToolContext(session_id="s-1", extras={"idempotency_key": "order-7"})
+    wrapped.call({"amount": 5}, keyed)
+    replayed = wrapped.call({"amount": 6}, keyed)
+    assert replayed.replay is not None
+    assert len(tool.effects) == 1
+    assert wrapped.call({"amount": 5}, SESSION).replay is None
+
+
+def test_decorator_form_wraps_the_tool(ledger: Ledger) -> None:
+    tool = Counter()
+    wrapped = idempotent(ledger=ledger, ttl=5)(tool)
+    assert wrapped.name == "send_invoice"
+    assert wrapped.effect == "write"  # other attributes come from the wrapped tool
+    assert wrapped.ttl == 5
+
+
+@pytest.mark.parametrize("mode", ["external", "transaction"])
+def test_non_ok_envelope_records_nothing_so_a_fixed_retry_runs(ledger: Ledger, mode: str) -> None:
+    tool = Counter()
+    wrapped = idempotent(tool, ledger=ledger, mode=mode)
+    tool.fail_with = "over the limit"
+    assert wrapped.call({"amount": 5}, SESSION).status == "rejected"
+    assert ledger.records() == []
+    tool.fail_with = None
+    assert wrapped.call({"amount": 5}, SESSION).replay is None
+    assert len(tool.effects) == 1
+
+
+class LedgerWriter:
+    """A same-database write tool: its effect goes through the ledger's open transaction."""
+
+    name = "book"
+    effect = "write"
+
+    def __init__(self, explode: bool = False) -> None:
+        self.explode = explode
+
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        conn = ledger_connection(context)
+        conn.execute("CREATE TABLE IF NOT EXISTS bookings (seat TEXT)")
+        conn.execute("INSERT INTO bookings VALUES (?)", (args["seat"],))
+        if self.explode:
+            raise RuntimeError("crashed after writing the effect")
+        return ToolResult(status="ok", data={"seat": args["seat"]})
+
+
+def _bookings(ledger: Ledger) -> list[tuple[str]]:
+    conn = ledger.connect()
+    try:
+        return conn.execute("SELECT seat FROM bookings").fetchall()
+    except sqlite3.OperationalError:  # the table was rolled back with everything else
+        return []
+    finally:
+        conn.close()
+
+
+def test_transaction_mode_commits_effect_and_record_together(ledger: Ledger) -> None:
+    wrapped = idempotent(LedgerWriter(), ledger=ledger, mode="transaction")
+    wrapped.call({"seat": "12A"}, SESSION)
+    wrapped.call({"seat": "12A"}, SESSION)
+    assert _bookings(ledger) == [("12A",)]
+    assert [r.state for r in ledger.records()] == ["completed"]
+
+
+def test_transaction_mode_rolls_back_the_effect_when_the_tool_raises(ledger: Ledger) -> None:
+    wrapped = idempotent(LedgerWriter(explode=True), ledger=ledger, mode="transaction")
+    with pytest.raises(RuntimeError, match="crashed"):
+        wrapped.call({"seat": "12A"}, SESSION)
+    assert _bookings(ledger) == []
+    assert ledger.records() == []
+
+
+def test_ledger_connection_outside_a_transaction_says_how_to_fix() -> None:
+    with pytest.raises(RuntimeConfigError, match="mode='transaction'") as caught:
+        ledger_connection(ToolContext())
+    assert caught.value.slug == "no_ledger_connection"
+
+
+class Blocking(Counter):
+    """Holds its effect until released, so a second caller meets the pending claim."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        self.entered.set()
+        assert self.release.wait(10)
+        return super().call(args, context)
+
+
+def test_concurrent_identical_call_meets_pending_claim_and_gets_retryable_error(ledger: Ledger) -> None:
+    tool = Blocking()
+    wrapped = idempotent(tool, ledger=ledger)
+    results: list[ToolResult] = []
+    first = threading.Thread(target=lambda: results.append(wrapped.call({"amount": 5}, SESSION)))
+    first.start()
+    assert tool.entered.wait(10)
+    concurrent = wrapped.call({"amount": 5}, SESSION)
+    tool.release.set()
+    first.join(10)
+    assert concurrent.status == "error"
+    assert concurrent.retryable is True
+    assert "still in progress" in concurrent.message
+    assert results[0].ok
+    assert wrapped.call({"amount": 5}, SESSION).replay is not None
+    assert len(tool.effects) == 1
+
+
+def test_waiting_caller_receives_the_first_calls_receipt(ledger: Ledger) -> None:
+    tool = Blocking()
+    wrapped = idempotent(tool, ledger=ledger, wait=10)
+    results: list[ToolResult] = []
+    first = threading.Thread(target=lambda: results.append(wrapped.call({"amount": 5}, SESSION)))
+    first.start()
+    assert tool.entered.wait(10)
+    tool.release.set()  # the waiting caller below polls until the first call completes
+    waited = wrapped.call({"amount": 5}, SESSION)
+    first.join(10)
+    assert waited.ok
+    assert waited.data == results[0].data
+    assert len(tool.effects) == 1
+
+
+class Exploding(Counter):
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        super().call(args, context)
+        raise ConnectionError("the response was lost after the effect")
+
+
+def test_exception_leaves_the_claim_pending_and_stale_claim_without_reconcile_is_unknown(
+    ledger: Ledger, clock: ManualClock
+) -> None:
+    wrapped = idempotent(Exploding(), ledger=ledger, lease=30)
+    with pytest.raises(ConnectionError):
+        wrapped.call({"amount": 5}, SESSION)
+    assert [r.state for r in ledger.records()] == ["pending"]
+    clock.advance(31)
+    unknown = wrapped.call({"amount": 5}, SESSION)
+    assert (unknown.status, unknown.retryable) == ("error", False)
+    assert "outcome is unknown" in unknown.message
+
+
+@pytest.mark.parametrize(("happened", "effects"), [(True, 1), (False, 2)], ids=["effect-found", "effect-missing"])
+def test_stale_claim_is_settled_by_the_reconcile_lookup(
+    ledger: Ledger, clock: ManualClock, happened: bool, effects: int
+) -> None:
+    tool = Exploding()
+    with pytest.raises(ConnectionError):
+        idempotent(tool, ledger=ledger).call({"amount": 5}, SESSION)
+    clock.advance(61)
+    looked_up: list[str] = []
+
+    def lookup(key: str) -> dict[str, str] | None:
+        looked_up.append(key)
+        return {"invoice_id": "inv_1"} if happened else None
+
+    healthy = Counter()
+    healthy.effects = list(tool.effects)
+    result = idempotent(healthy, ledger=ledger, reconcile=lookup).call({"amount": 5}, SESSION)
+    assert looked_up == [dedupe_key("s-1", "send_invoice", {"amount": 5})]
+    assert result.ok
+    assert (result.replay is not None) is happened
+    assert len(healthy.effects) == effects
+
+
+def test_reconcile_pending_resolves_each_record_once(ledger: Ledger) -> None:
+    tool = Exploding()
+    wrapped = idempotent(tool, ledger=ledger)
+    for amount in (1, 2):
+        with pytest.raises(ConnectionError):
+            wrapped.call({"amount": amount}, SESSION)
+    found = dedupe_key("s-1", "send_invoice", {"amount": 1})
+    report = reconcile_pending(ledger, "send_invoice", lambda key: {"ok": True} if key == found else None)
+    assert report.completed == (found,)
+    assert len(report.released) == 1
+    assert [(r.key, r.state) for r in ledger.records()] == [(found, "completed")]
+    assert reconcile_pending(ledger, "send_invoice", lambda key: None) == type(report)()
+
+
+def test_dedupe_key_reaches_the_tool_for_external_systems(ledger: Ledger) -> None:
+    tool = Counter()
+    idempotent(tool, ledger=ledger).call({"amount": 5}, SESSION)
+    assert tool.keys == [dedupe_key("s-1", "send_invoice", {"amount": 5})]
+
+
+@pytest.mark.parametrize(("option", "value"), [("mode", "sometimes"), ("ttl", 0)])
+def test_bad_options_are_refused(ledger: Ledger, option: str, value: Any) -> None:
+    with pytest.raises(RuntimeConfigError):
+        idempotent(Counter(), ledger=ledger, **{option: value})
