@@ -1,0 +1,203 @@
+"""OpenAPI operations → tools: load, pin, select, name, resolve, normalise, flatten, then build.
+
+:func:`from_openapi` reads a document or a pasted fragment (:mod:`._load`, checked against the lock file by
+:mod:`._pin`), selects the opted-in operations before resolving anything (:mod:`._select`), names them
+(:mod:`._naming`), flattens each one's inputs into a JSON Schema 2020-12 ``args_schema`` and a binding
+(:mod:`._flatten`, with :mod:`._refs` and :mod:`._normalise`), and hands a
+:class:`~toolkit.ToolContract` to :func:`toolkit._tool.build_tool`. Failures are isolated per operation:
+each becomes a :class:`~toolkit.Rejection` with a slug from :data:`._refusal.SLUGS`; only a document that
+cannot be read at all (or a misuse such as a bad namespace) raises.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toolkit._contract import Effect, ToolContract
+from toolkit._openapi._flatten import SpecContext, flatten
+from toolkit._openapi._load import Document, load_document
+from toolkit._openapi._naming import check_namespace, tool_name
+from toolkit._openapi._pin import pin
+from toolkit._openapi._refs import Resolver
+from toolkit._openapi._refusal import SLUGS, Refusal
+from toolkit._openapi._select import Candidate, load_overrides, select_operations
+from toolkit._tool import Rejection, Tool, Toolset, build_tool
+
+__all__ = ["SLUGS", "from_openapi", "pin", "summarise"]
+
+_READ_METHODS = frozenset({"GET", "HEAD"})
+
+
+def from_openapi(
+    source: str | os.PathLike[str] | bytes | Mapping[str, Any],
+    namespace: str,
+    overrides: Any = None,
+    select: str = "extension",
+    include_deprecated: bool = False,
+    dialect: str = "gemini",
+) -> Toolset:
+    """Build the tools of an OpenAPI document (3.0, 3.1, 3.2 or Swagger 2.0) or fragment.
+
+    ``source`` is YAML or JSON text, a path, bytes or a dict. ``overrides`` (a dict, YAML text or a path) is
+    keyed by operationId: ``true`` or ``{name, description, confirm, policy, domain}``; naming an operation
+    there selects it. ``select="all"`` opts in every operation (exploration, benchmarks).
+    """
+    check_namespace(namespace)
+    _check_dialect(dialect)
+    options = load_overrides(overrides)
+    doc = load_document(source)
+    resolver = Resolver(doc.root, ref_siblings=doc.major == "3.1")
+    consumes = doc.root.get("consumes")
+    ctx = SpecContext(
+        resolver=resolver,
+        swagger2=doc.major == "2",
+        credentials=_credentials(doc.root),
+        consumes=tuple(consumes) if isinstance(consumes, list) else (),
+    )
+    selection = select_operations(
+        doc.root, resolver, select=select, overrides=options, include_deprecated=include_deprecated
+    )
+    rejected = list(selection.rejected)
+    named = _name_all(selection.candidates, namespace, rejected)
+    tools: list[Tool] = []
+    for candidate, name in named:
+        outcome = _build(candidate, name, ctx, dialect)
+        (rejected if isinstance(outcome, Rejection) else tools).append(outcome)  # type: ignore[arg-type]
+    return Toolset(namespace, tuple(tools), tuple(rejected), _provenance(doc, selection.total))
+
+
+def summarise(toolset: Toolset) -> dict[str, Any]:
+    """Counts for a report row: operations in the document, tools, refusals by slug, losses by keyword."""
+    refusals = Counter(r.slug for r in toolset.rejected)
+    losses = Counter(loss.keyword for tool in toolset.tools for loss in tool.losses)
+    return {
+        "operations": toolset.source.get("operations", len(toolset.tools) + len(toolset.rejected)),
+        "tools": len(toolset.tools),
+        "refusals": dict(sorted(refusals.items())),
+        "losses": dict(sorted(losses.items())),
+    }
+
+
+# -- steps -------------------------------------------------------------------------------------------------
+def _check_dialect(dialect: str) -> None:
+    """An unknown dialect is a misuse: raise once here, rather than refusing every operation."""
+    from toolkit._exceptions import SchemaError
+    from toolkit._lowering import DIALECTS
+
+    if dialect not in DIALECTS:
+        raise SchemaError(
+            f"unknown dialect {dialect!r}; use one of {', '.join(sorted(DIALECTS))}", slug="unknown_dialect"
+        )
+
+
+def _name_all(
+    candidates: Sequence[Candidate], namespace: str, rejected: list[Rejection]
+) -> list[tuple[Candidate, str]]:
+    """Name every candidate; refuse bad names and **both** sides of every collision."""
+    named: list[tuple[Candidate, str]] = []
+    for candidate in candidates:
+        try:
+            named.append((candidate, tool_name(namespace, candidate.operation_id, candidate.options.name)))
+        except Refusal as refusal:
+            rejected.append(candidate.reject(refusal.slug, refusal.message))
+    owners: dict[str, list[Candidate]] = {}
+    for candidate, name in named:
+        owners.setdefault(name, []).append(candidate)
+    kept: list[tuple[Candidate, str]] = []
+    for candidate, name in named:
+        if len(owners[name]) == 1:
+            kept.append((candidate, name))
+            continue
+        others = " and ".join(_label(o) for o in owners[name] if o is not candidate)
+        message = f"tool name {name!r} also comes from {others}; rename one with x-agent-tool.name or overrides"
+        rejected.append(candidate.reject("name_collision", message))
+    return kept
+
+
+def _label(candidate: Candidate) -> str:
+    return f"{candidate.operation_id or '(no operationId)'} ({candidate.method} {candidate.path})"
+
+
+def _build(candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> Tool | Rejection:
+    """One operation → one tool, or its refusal; nothing raised here escapes the operation."""
+    try:
+        return _tool(candidate, name, ctx, dialect)
+    except Refusal as refusal:
+        return candidate.reject(refusal.slug, refusal.message)
+    except RecursionError:
+        return candidate.reject("schema_too_deep", "a schema nests too deep to read")
+    except Exception as exc:  # isolation: one operation never aborts the toolset
+        from toolkit._exceptions import SchemaError
+
+        if isinstance(exc, SchemaError):
+            return candidate.reject("lowering_failed", f"{exc.slug}: {exc.message}")
+        return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
+
+
+def _tool(candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> Tool:
+    description = _description(candidate)
+    flat = flatten(candidate, ctx)
+    effect: Effect = "read" if candidate.method in _READ_METHODS else "write"
+    confirm = candidate.options.confirm if candidate.options.confirm is not None else effect == "write"
+    contract = ToolContract(
+        name=name,
+        description=description,
+        args_schema=flat.args_schema,
+        effect=effect,
+        confirm=confirm,
+        binding=flat.binding,
+        source="openapi",
+        operation_id=candidate.operation_id,
+        method=candidate.method,
+        path=candidate.path,
+        source_losses=flat.losses,
+    )
+    return build_tool(contract, dialect=dialect, policy=candidate.options.policy, domain_checks=_domain(candidate))
+
+
+def _description(candidate: Candidate) -> str:
+    for text in (
+        candidate.options.description,
+        candidate.operation.get("description"),
+        candidate.operation.get("summary"),
+    ):
+        if isinstance(text, str) and text.strip():
+            return text.strip()
+    raise Refusal("missing_description", "no description: add one to x-agent-tool, the overrides or the operation")
+
+
+def _domain(candidate: Candidate) -> Iterable[Any]:
+    if not candidate.options.domain:
+        return ()
+    from toolkit._validation import domain_rules
+
+    return domain_rules(candidate.options.domain)
+
+
+def _credentials(root: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
+    """(location, lowercased name) of every apiKey security scheme: those parameters never reach the model."""
+    components = root.get("components")
+    schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
+    if not isinstance(schemes, Mapping):
+        schemes = root.get("securityDefinitions")
+    found: set[tuple[str, str]] = set()
+    for scheme in (schemes or {}).values() if isinstance(schemes, Mapping) else ():
+        if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey" and isinstance(scheme.get("name"), str):
+            found.add((str(scheme.get("in")), scheme["name"].lower()))
+    return frozenset(found)
+
+
+def _provenance(doc: Document, total: int) -> dict[str, Any]:
+    info = doc.root.get("info")
+    info = info if isinstance(info, Mapping) else {}
+    return {
+        "path": doc.path,
+        "sha256": doc.sha256,
+        "openapi": doc.version,
+        "title": info.get("title"),
+        "version": None if info.get("version") is None else str(info.get("version")),
+        "operations": total,
+    }

@@ -1,0 +1,246 @@
+"""Flatten one operation's inputs into one object schema (``args_schema``) and a binding map.
+
+Path parameters (always required), then query and header parameters (their own ``required``), then the body:
+its properties hoisted to the top level when the body is a plain object whose properties collide with no
+parameter, otherwise the whole body under ``body``. Cookie parameters are left out; credentials never reach
+the model (parameters implementing an ``apiKey`` security scheme, and ``Authorization``; ``Accept`` and
+``Content-Type`` headers are ignored as OpenAPI says). Bodies must be JSON: multipart, form and binary bodies
+are refused. Argument names are sanitised (see :mod:`toolkit._openapi._naming`) and every rename is bound
+back to its original name and reported as a loss with the keyword ``name``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit._contract import Loss
+from toolkit._openapi._naming import argument_name
+from toolkit._openapi._normalise import normalise
+from toolkit._openapi._refs import Resolver
+from toolkit._openapi._refusal import Refusal
+from toolkit._openapi._select import Candidate
+from toolkit._openapi._swagger import body_from_v2, parameter_schema_v2
+
+__all__ = ["Flat", "SpecContext", "flatten"]
+
+_IGNORED_HEADERS = frozenset({"authorization", "accept", "content-type", "proxy-authorization", "cookie"})
+_LOCATIONS = frozenset({"path", "query", "header", "cookie", "body", "formData"})
+_HOISTABLE = frozenset({"type", "properties", "required", "description", "title", "examples", "additionalProperties"})
+_BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
+_BINARY_TYPES = frozenset({"application/octet-stream", "application/pdf", "application/zip", "application/gzip"})
+
+
+@dataclass(frozen=True, slots=True)
+class SpecContext:
+    """What every operation of one document shares: its resolver, flavour and credential parameters."""
+
+    resolver: Resolver
+    swagger2: bool
+    credentials: frozenset[tuple[str, str]]
+    consumes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Flat:
+    args_schema: dict[str, Any]
+    binding: dict[str, str]
+    losses: tuple[Loss, ...]
+
+
+@dataclass(slots=True)
+class _Builder:
+    """Accumulates one operation's arguments (mutable only inside :func:`flatten`)."""
+
+    ctx: SpecContext
+    properties: dict[str, Any] = field(default_factory=dict)
+    required: list[str] = field(default_factory=list)
+    binding: dict[str, str] = field(default_factory=dict)
+    losses: list[Loss] = field(default_factory=list)
+    roots: set[str] = field(default_factory=set)
+
+    def add(self, original: str, location: str, schema: Any, *, required: bool) -> None:
+        name = argument_name(original)
+        if name in self.properties:
+            first = self.binding[name] if "." in self.binding[name] else f"{self.binding[name]}.{name}"
+            raise Refusal("argument_collision", f"arguments {first} and {location}.{original} are both {name!r}")
+        self.properties[name] = schema
+        self.binding[name] = location if name == original and location != "body" else f"{location}.{original}"
+        if name != original:
+            self.losses.append(Loss(f"/properties/{name}", "name", original, f"renamed from {original!r} ({location})"))
+        if required:
+            self.required.append(name)
+
+    def normalise(self, schema: Any, pointer: str) -> Any:
+        walk = self.ctx.resolver.walk()
+        out = normalise(schema, walk, pointer)
+        self.losses.extend(walk.losses)
+        self.roots.update(t.removeprefix("#/$defs/") for t in walk.refs)
+        return out
+
+
+def flatten(candidate: Candidate, ctx: SpecContext) -> Flat:
+    """The arguments schema, binding and source losses of one operation (or a :class:`Refusal`)."""
+    builder = _Builder(ctx)
+    parameters = _parameters(candidate, ctx)
+    body: Any = candidate.operation.get("requestBody")
+    if ctx.swagger2:
+        consumes = candidate.operation.get("consumes") or ctx.consumes
+        body, parameters = body_from_v2(parameters, consumes if isinstance(consumes, list) else [])
+    for parameter in parameters:
+        _add_parameter(builder, parameter)
+    if body is not None:
+        _add_body(builder, ctx.resolver.deref(body))
+    defs, def_losses = ctx.resolver.closure(sorted(builder.roots))
+    schema: dict[str, Any] = {"type": "object", "properties": builder.properties}
+    if builder.required:
+        schema["required"] = builder.required
+    schema["additionalProperties"] = False
+    if defs:
+        schema["$defs"] = defs
+    return Flat(schema, builder.binding, tuple(builder.losses) + def_losses)
+
+
+# -- parameters --------------------------------------------------------------------------------------------
+def _parameters(candidate: Candidate, ctx: SpecContext) -> list[Mapping[str, Any]]:
+    """Path-item parameters overridden by the operation's own (same name and location), dereferenced."""
+    merged: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for raw_list in (candidate.path_item.get("parameters"), candidate.operation.get("parameters")):
+        if raw_list is None:
+            continue
+        if not isinstance(raw_list, list):
+            raise Refusal("bad_parameter", "`parameters` must be a list")
+        for raw in raw_list:
+            parameter = ctx.resolver.deref(raw)
+            if not isinstance(parameter, Mapping) or not isinstance(parameter.get("name"), str):
+                raise Refusal("bad_parameter", "a parameter has no name (or is not an object)")
+            if parameter.get("in") not in _LOCATIONS:
+                raise Refusal("bad_parameter", f"parameter {parameter['name']!r} has no valid `in`")
+            merged[(parameter["in"], parameter["name"])] = parameter
+    return list(merged.values())
+
+
+def _add_parameter(builder: _Builder, parameter: Mapping[str, Any]) -> None:
+    location, original = parameter["in"], parameter["name"]
+    if location == "cookie":
+        builder.losses.append(Loss("", "parameter", f"cookie.{original}", "cookie parameters are left out"))
+        return
+    if location == "header" and original.lower() in _IGNORED_HEADERS:
+        return
+    if (location, original.lower()) in builder.ctx.credentials:
+        return  # a credential: the runtime sets it from configuration, the model never sees it
+    schema = _parameter_schema(builder, parameter)
+    pointer = f"/properties/{argument_name(original)}"
+    normalised = builder.normalise(schema, pointer)
+    description = parameter.get("description")
+    if isinstance(description, str) and description and isinstance(normalised, dict):
+        normalised.setdefault("description", description)
+    builder.add(original, location, normalised, required=location == "path" or parameter.get("required") is True)
+
+
+def _parameter_schema(builder: _Builder, parameter: Mapping[str, Any]) -> Any:
+    if builder.ctx.swagger2:
+        return parameter_schema_v2(parameter)
+    if "schema" in parameter:
+        return parameter["schema"]
+    content = parameter.get("content")
+    if isinstance(content, Mapping) and content:
+        media = builder.ctx.resolver.deref(next(iter(content.values())))
+        if isinstance(media, Mapping):
+            return media.get("schema", {})
+    return {}
+
+
+# -- body --------------------------------------------------------------------------------------------------
+def _add_body(builder: _Builder, request: Any) -> None:
+    if not isinstance(request, Mapping) or not isinstance(request.get("content", {}), Mapping):
+        raise Refusal("bad_request_body", "the requestBody is not an object with a `content` map")
+    content = request.get("content") or {}
+    if not content:
+        return
+    media = _json_media(content)
+    raw = builder.ctx.resolver.deref(content[media])
+    raw_schema = raw.get("schema", {}) if isinstance(raw, Mapping) else {}
+    required = request.get("required") is True
+    schema = builder.normalise(raw_schema, "/properties/body")
+    if isinstance(schema, dict) and schema.get("format") == "binary":
+        raise Refusal("binary_body", f"the {media} body is a binary string")
+    if not _hoist(builder, schema, required=required):
+        description = request.get("description")
+        if isinstance(description, str) and description and isinstance(schema, dict):
+            schema.setdefault("description", description)
+        if "body" in builder.properties:
+            raise Refusal(
+                "argument_collision", f"a parameter is named 'body' ({builder.binding['body']}) and so is the body"
+            )
+        builder.properties["body"] = schema
+        builder.binding["body"] = "body"
+        if required:
+            builder.required.append("body")
+
+
+def _json_media(content: Mapping[str, Any]) -> str:
+    kinds = {str(k).split(";")[0].strip().lower(): k for k in content}
+    for kind, key in kinds.items():
+        if kind in ("application/json", "*/*", "application/*", "text/json") or kind.endswith("+json"):
+            return str(key)
+    first = next(iter(kinds))
+    if first.startswith("multipart/"):
+        raise Refusal("multipart_body", f"the request body is {first}; only JSON bodies can be tool arguments")
+    if first == "application/x-www-form-urlencoded":
+        raise Refusal("form_body", f"the request body is {first}; only JSON bodies can be tool arguments")
+    if first in _BINARY_TYPES or first.startswith(_BINARY_PREFIXES):
+        raise Refusal("binary_body", f"the request body is {first}; only JSON bodies can be tool arguments")
+    raise Refusal("unsupported_media_type", f"the request body is {first}; only JSON bodies can be tool arguments")
+
+
+def _hoist(builder: _Builder, schema: Any, *, required: bool) -> bool:
+    """Put a plain object body's properties at the top level, when that changes nothing; say if it did."""
+    target, prefix = schema, "/properties/body"
+    if isinstance(schema, dict) and set(schema) <= {"$ref", "description"} and "$ref" in schema:
+        name = schema["$ref"].removeprefix("#/$defs/")
+        target, prefix = builder.ctx.resolver.definition(name).schema, f"/$defs/{name}"
+        refs = builder.ctx.resolver.definition(name).refs
+    else:
+        refs = None
+    if not _plain_object(target) or (not required and target.get("required")):
+        return False
+    try:
+        names = {prop: argument_name(prop) for prop in target["properties"]}
+    except Refusal:
+        return False
+    if len(set(names.values())) < len(names) or set(names.values()) & set(builder.properties):
+        return False
+    if refs is not None:
+        builder.roots.discard(schema["$ref"].removeprefix("#/$defs/"))
+        builder.roots.update(refs)
+    builder.losses[:] = [_moved(loss, prefix, names) for loss in builder.losses]
+    if refs is not None:
+        builder.losses.extend(_moved(loss, prefix, names) for loss in builder.ctx.resolver.definition(name).losses)
+    wanted = set(target.get("required", ()))
+    for prop, sub in target["properties"].items():
+        builder.add(prop, "body", sub, required=prop in wanted)
+    return True
+
+
+def _plain_object(schema: Any) -> bool:
+    if not isinstance(schema, dict) or schema.get("type") != "object" or not schema.get("properties"):
+        return False
+    if not set(schema) <= _HOISTABLE or schema.get("additionalProperties", False) is not False:
+        return False
+    return set(schema.get("required", ())) <= set(schema["properties"])
+
+
+def _moved(loss: Loss, prefix: str, names: Mapping[str, str]) -> Loss:
+    """Re-point a loss recorded under the body to where a hoisted property now sits."""
+    if loss.path == prefix:
+        return Loss("", loss.keyword, loss.value, loss.reason)
+    head = f"{prefix}/properties/"
+    if not loss.path.startswith(head):
+        return loss
+    token, _, rest = loss.path[len(head) :].partition("/")
+    prop = token.replace("~1", "/").replace("~0", "~")
+    if prop not in names:
+        return loss
+    return Loss(f"/properties/{names[prop]}" + (f"/{rest}" if rest else ""), loss.keyword, loss.value, loss.reason)

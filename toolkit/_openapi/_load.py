@@ -1,0 +1,225 @@
+"""Read an OpenAPI document safely: text (YAML or JSON), a path, or a dict; whole specs or pasted fragments.
+
+Safety rules: YAML is parsed with the safe loader only (no arbitrary tags), alias expansion is bounded (the
+expanded size of the node graph is measured before anything is constructed, so a "billion laughs" document
+is refused in milliseconds), recursive aliases are refused, integer and boolean mapping keys keep their
+source text (``200`` → ``"200"``), and YAML dates stay strings. Documents over :data:`MAX_BYTES` and nesting
+deeper than the parser can follow are refused with a :class:`~toolkit.SpecError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from toolkit._exceptions import SpecError
+
+__all__ = ["MAX_BYTES", "MAX_YAML_NODES", "Document", "load_document"]
+
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest document read (GitHub's full description is about 13 MB)."""
+
+MAX_YAML_NODES = 5_000_000
+"""The largest YAML node tree, counted with every alias expanded (a YAML bomb exceeds it at once)."""
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A parsed OpenAPI document and where it came from.
+
+    ``version`` is the ``openapi``/``swagger`` field (``"fragment"`` for a pasted fragment, read as 3.1);
+    ``major`` is ``"2"``, ``"3.0"`` or ``"3.1"`` (3.2 and fragments read as 3.1).
+    """
+
+    root: Mapping[str, Any]
+    version: str
+    major: str
+    sha256: str
+    path: str | None
+
+
+# -- YAML --------------------------------------------------------------------------------------------------
+class _Loader(_SafeLoader):  # type: ignore[valid-type,misc]
+    """The safe loader with dates kept as strings and mapping keys kept as their source text."""
+
+
+def _construct_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    return str(node.value)
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    loader.flatten_mapping(node)
+    out: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        if isinstance(key_node, yaml.ScalarNode):
+            key = str(key_node.value)
+        else:
+            raise SpecError("a YAML mapping key is itself a list or mapping; keys must be strings", slug="parse_error")
+        out[key] = loader.construct_object(value_node, deep=True)
+    return out
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
+_Loader.add_constructor("tag:yaml.org,2002:binary", _construct_str)
+_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """Count nodes with every alias expanded, memoised per node; refuse cycles and oversize graphs."""
+    sizes: dict[int, int] = {}
+    on_stack: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in on_stack:
+            raise SpecError("the YAML has a recursive alias (an anchor that contains itself)", slug="yaml_recursive")
+        total = 1
+        if isinstance(node, yaml.MappingNode):
+            on_stack.add(key)
+            total += sum(size(k) + size(v) for k, v in node.value)
+            on_stack.discard(key)
+        elif isinstance(node, yaml.SequenceNode):
+            on_stack.add(key)
+            total += sum(size(item) for item in node.value)
+            on_stack.discard(key)
+        if total > MAX_YAML_NODES:
+            raise SpecError(
+                f"the YAML expands to more than {MAX_YAML_NODES:,} nodes through aliases (a YAML bomb); "
+                "remove the anchors/aliases or inline them",
+                slug="yaml_bomb",
+            )
+        sizes[key] = total
+        return total
+
+    size(root)
+    return sizes[id(root)]
+
+
+def _parse_yaml(text: str) -> Any:
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node)
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise SpecError(f"the document is neither valid JSON nor valid YAML: {exc}", slug="parse_error") from None
+    finally:
+        loader.dispose()
+
+
+def parse_text(text: str) -> Any:
+    """Parse JSON (fast path) or safe YAML; refuse what cannot be read."""
+    if len(text) > MAX_BYTES:
+        raise SpecError(f"the document is larger than {MAX_BYTES // 2**20} MiB", slug="too_large")
+    try:
+        if text.lstrip()[:1] in ("{", "["):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError:
+                pass  # YAML flow style also starts with "{"; let the YAML parser decide
+        return _parse_yaml(text)
+    except RecursionError:
+        raise SpecError("the document nests deeper than the parser can follow", slug="too_deep") from None
+
+
+# -- sources -----------------------------------------------------------------------------------------------
+def _looks_like_path(source: str) -> bool:
+    return "\n" not in source and len(source) < 4096 and source.rstrip().endswith((".yaml", ".yml", ".json"))
+
+
+def _read(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> tuple[Any, str, str | None]:
+    """Return (parsed value, sha256 of the bytes, path or None)."""
+    if isinstance(source, Mapping):
+        digest = hashlib.sha256(json.dumps(source, sort_keys=True, default=str).encode()).hexdigest()
+        return source, digest, None
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        path = Path(source)
+        if not path.is_file():
+            raise SpecError(f"no OpenAPI file at {str(path)!r}; pass a path, the text, or a dict", slug="not_found")
+        data = path.read_bytes()
+        from toolkit._openapi._pin import verify_pinned
+
+        verify_pinned(path, data)
+        return parse_text(_decode(data)), hashlib.sha256(data).hexdigest(), str(path)
+    if isinstance(source, bytes):
+        return parse_text(_decode(source)), hashlib.sha256(source).hexdigest(), None
+    if isinstance(source, str):
+        return parse_text(source), hashlib.sha256(source.encode()).hexdigest(), None
+    raise SpecError(
+        f"cannot read an OpenAPI document from a {type(source).__name__}; pass text, a path or a dict",
+        slug="bad_source",
+    )
+
+
+def _decode(data: bytes) -> str:
+    if len(data) > MAX_BYTES:
+        raise SpecError(f"the document is larger than {MAX_BYTES // 2**20} MiB", slug="too_large")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SpecError("the document is not UTF-8 text", slug="parse_error") from None
+
+
+# -- versions and fragments --------------------------------------------------------------------------------
+def _version(root: Mapping[str, Any]) -> tuple[str, str]:
+    if "swagger" in root:
+        version = str(root["swagger"])
+        if version.startswith("2."):
+            return version, "2"
+        raise SpecError(f"swagger {version!r} is not supported; use Swagger 2.0 or OpenAPI 3.x", slug="bad_version")
+    version = str(root["openapi"])
+    if version.startswith("3.0"):
+        return version, "3.0"
+    if version.startswith(("3.1", "3.2")):
+        return version, "3.1"
+    raise SpecError(f"openapi {version!r} is not supported; use 3.0.x, 3.1.x, 3.2.x or Swagger 2.0", slug="bad_version")
+
+
+def _as_fragment(root: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Wrap a pasted fragment into a document: ``paths`` (+ ``components``), a paths map, or one path item."""
+    if "paths" in root:
+        return dict(root)
+    if root and all(isinstance(k, str) and k.startswith("/") for k in root):
+        return {"paths": dict(root)}
+    if any(k in root for k in HTTP_METHODS):
+        return {"paths": {"/": dict(root)}}
+    return None
+
+
+def load_document(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> Document:
+    """Parse ``source`` into a :class:`Document`, or raise :class:`~toolkit.SpecError` saying why not."""
+    value, digest, path = _read(source)
+    if not isinstance(value, Mapping):
+        raise SpecError(
+            f"an OpenAPI document is a mapping at the top, not a {type(value).__name__}", slug="not_a_mapping"
+        )
+    if "openapi" in value or "swagger" in value:
+        version, major = _version(value)
+        root: Mapping[str, Any] = value
+    else:
+        fragment = _as_fragment(value)
+        if fragment is None:
+            raise SpecError(
+                "this is not an OpenAPI document or fragment: expected an `openapi`/`swagger` field, a `paths` "
+                "map (with optional `components`), a map of paths, or one path item with HTTP methods",
+                slug="not_openapi",
+            )
+        version, major, root = "fragment", "3.1", fragment
+    if not isinstance(root.get("paths", {}), Mapping):
+        raise SpecError("`paths` must be a mapping of path templates to path items", slug="bad_paths")
+    return Document(root=root, version=version, major=major, sha256=digest, path=path)

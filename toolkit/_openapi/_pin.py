@@ -1,0 +1,71 @@
+"""Pinned specs: a lock file beside the specs records each file's sha256 and OpenAPI version.
+
+``specs/specs.lock.json`` maps a file name to ``{"sha256": ..., "openapi": ...}``. Loading a file listed
+there whose bytes no longer match fails with :class:`~toolkit.ChecksumMismatch`, naming both digests, so a
+spec cannot change under the golden files without a deliberate re-pin (:func:`pin`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from toolkit._exceptions import ChecksumMismatch, SpecError
+
+__all__ = ["LOCK_NAME", "lock_entry", "pin", "read_lock", "verify_pinned"]
+
+LOCK_NAME = "specs.lock.json"
+
+
+def read_lock(directory: Path) -> dict[str, Any]:
+    """The lock file's entries (an empty dict when there is no lock file)."""
+    lock = directory / LOCK_NAME
+    if not lock.is_file():
+        return {}
+    try:
+        entries = json.loads(lock.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SpecError(f"cannot read {lock}: {exc}; fix or re-create it with pin()", slug="bad_lock") from None
+    if not isinstance(entries, dict):
+        raise SpecError(f"{lock} must hold a JSON object keyed by file name", slug="bad_lock")
+    return entries
+
+
+def verify_pinned(path: Path, data: bytes) -> None:
+    """Raise :class:`~toolkit.ChecksumMismatch` when ``path`` is pinned and ``data`` is not what was pinned."""
+    entry = read_lock(path.parent).get(path.name)
+    if not isinstance(entry, dict) or "sha256" not in entry:
+        return
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != entry["sha256"]:
+        raise ChecksumMismatch(
+            f"{path.name} is pinned in {LOCK_NAME} with sha256 {entry['sha256']} but its bytes now hash to "
+            f"{actual}; if the change is intended, re-pin it (toolkit._openapi.pin) and review the golden diff",
+        )
+
+
+def lock_entry(path: Path) -> dict[str, str]:
+    """The lock entry for one spec file: its sha256 and its ``openapi``/``swagger`` version."""
+    from toolkit._openapi._load import parse_text
+
+    data = path.read_bytes()
+    root = parse_text(data.decode("utf-8-sig"))
+    version = str(root.get("openapi") or root.get("swagger") or "fragment") if isinstance(root, dict) else "?"
+    return {"sha256": hashlib.sha256(data).hexdigest(), "openapi": version}
+
+
+def pin(*paths: Path) -> dict[str, Any]:
+    """Record (or refresh) the lock entries of ``paths`` in their directory's lock file; return the lock."""
+    if not paths:
+        raise SpecError("pin() needs at least one spec path", slug="bad_lock")
+    directory = paths[0].parent
+    if any(p.parent != directory for p in paths):
+        raise SpecError("pin() takes files from one directory at a time", slug="bad_lock")
+    entries = read_lock(directory)
+    for path in paths:
+        entries[path.name] = lock_entry(path)
+    text = json.dumps(dict(sorted(entries.items())), indent=2, sort_keys=True) + "\n"
+    (directory / LOCK_NAME).write_text(text, encoding="utf-8")
+    return entries

@@ -1,0 +1,47 @@
+"""The per-operation refusal signal: raised inside one operation's build, turned into a ``Rejection``.
+
+It never leaves the package: :func:`toolkit.from_openapi` catches it per operation, so one bad operation
+(a dangling ``$ref``, a multipart body, an unsupported schema) never aborts the rest of the toolset.
+"""
+
+from __future__ import annotations
+
+__all__ = ["SLUGS", "Refusal"]
+
+SLUGS: dict[str, str] = {
+    "missing_operation_id": "the operation has no operationId and the extension names no tool",
+    "duplicate_operation_id": "two operations share one operationId",
+    "missing_description": "no description anywhere (extension, overrides, description or summary)",
+    "multipart_body": "the request body is multipart/form-data",
+    "form_body": "the request body is application/x-www-form-urlencoded",
+    "binary_body": "the request body is binary (octet-stream, images, files)",
+    "unsupported_media_type": "the request body has no JSON media type",
+    "name_too_long": "the tool name is longer than 128 characters",
+    "bad_tool_name": "the tool name cannot be made valid",
+    "name_collision": "two operations give the same tool name after sanitising",
+    "argument_collision": "two arguments give the same name after sanitising",
+    "bad_argument_name": "an argument name cannot be made valid (empty or over 64 characters)",
+    "bad_parameter": "a parameter object is malformed",
+    "bad_request_body": "the request body object is malformed",
+    "dangling_ref": "a local $ref points nowhere",
+    "remote_ref": "a $ref points at another file or URL (never fetched)",
+    "circular_ref": "a $ref cycle with no object or array in between (it can never be satisfied)",
+    "unsupported_schema": "a schema uses a construct that cannot be read",
+    "schema_too_deep": "a schema nests deeper than the limit",
+    "schema_too_large": "an operation needs more shared schemas than the limit",
+    "deprecated": "the operation is deprecated (pass include_deprecated=True)",
+    "unknown_operation": "the overrides name an operationId the document does not have",
+    "lowering_failed": "the arguments schema could not be lowered",
+    "internal_error": "an unexpected error (a bug: please report it with the spec)",
+}
+"""Every refusal slug with a one-line meaning (the table the docs and the summary use)."""
+
+
+class Refusal(Exception):
+    """One operation cannot become a tool; ``slug`` is one of :data:`SLUGS`."""
+
+    def __init__(self, slug: str, message: str) -> None:
+        super().__init__(message)
+        assert slug in SLUGS, slug
+        self.slug = slug
+        self.message = message

@@ -1,0 +1,199 @@
+"""Choose which operations become tools, before anything is resolved.
+
+An operation is selected when it carries ``x-agent-tool`` (``true`` or ``{name, description, confirm}``),
+when the overrides side file names its operationId, or always with ``select="all"``. Selection only peeks at
+each operation's own keys, so one tool from a 1,000-operation document costs one operation's work.
+Deprecated operations are skipped (recorded with the slug ``deprecated``) unless ``include_deprecated``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolkit._contract import Policy
+from toolkit._exceptions import SpecError
+from toolkit._openapi._load import HTTP_METHODS
+from toolkit._openapi._refs import Resolver
+from toolkit._openapi._refusal import Refusal
+from toolkit._tool import Rejection
+
+__all__ = ["Candidate", "Options", "Selection", "load_overrides", "select_operations"]
+
+_OPTION_KEYS = frozenset({"name", "description", "confirm", "policy", "domain"})
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the extension and the overrides say about one operation (overrides win)."""
+
+    name: str | None = None
+    description: str | None = None
+    confirm: bool | None = None
+    policy: Policy | None = None
+    domain: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A selected operation, not yet resolved."""
+
+    method: str
+    path: str
+    operation: Mapping[str, Any]
+    path_item: Mapping[str, Any]
+    options: Options
+
+    @property
+    def operation_id(self) -> str | None:
+        value = self.operation.get("operationId")
+        return value if isinstance(value, str) and value else None
+
+    def reject(self, slug: str, message: str) -> Rejection:
+        return Rejection(self.operation_id, self.method, self.path, slug, message)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    candidates: tuple[Candidate, ...]
+    rejected: tuple[Rejection, ...]
+    total: int
+
+
+def load_overrides(overrides: Any) -> dict[str, Options]:
+    """Read the overrides side file (a dict, YAML/JSON text, or a path) into options keyed by operationId."""
+    if overrides is None:
+        return {}
+    if isinstance(overrides, (str, os.PathLike)):
+        from toolkit._openapi._load import parse_text
+
+        is_path = isinstance(overrides, os.PathLike) or ("\n" not in overrides and Path(overrides).is_file())
+        overrides = parse_text(Path(overrides).read_text(encoding="utf-8") if is_path else str(overrides))
+    if not isinstance(overrides, Mapping):
+        raise SpecError("overrides must map operationIds to options (or to true)", slug="bad_overrides")
+    return {str(op_id): _options(value, f"overrides[{op_id!r}]") for op_id, value in overrides.items()}
+
+
+def _options(value: Any, where: str) -> Options:
+    if value is True or value is None:
+        return Options()
+    if not isinstance(value, Mapping):
+        raise SpecError(f"{where} must be true or a mapping of {sorted(_OPTION_KEYS)}", slug="bad_overrides")
+    unknown = set(value) - _OPTION_KEYS
+    if unknown:
+        raise SpecError(f"{where} has unknown keys {sorted(unknown)}; use {sorted(_OPTION_KEYS)}", slug="bad_overrides")
+    for key in ("name", "description"):
+        if key in value and not isinstance(value[key], str):
+            raise SpecError(f"{where}.{key} must be a string", slug="bad_overrides")
+    if "confirm" in value and not isinstance(value["confirm"], bool):
+        raise SpecError(f"{where}.confirm must be true or false", slug="bad_overrides")
+    domain = value.get("domain") or ()
+    if not isinstance(domain, (list, tuple)):
+        raise SpecError(f"{where}.domain must be a list of rules", slug="bad_overrides")
+    return Options(
+        value.get("name"), value.get("description"), value.get("confirm"), _policy(value, where), tuple(domain)
+    )
+
+
+def _policy(value: Mapping[str, Any], where: str) -> Policy | None:
+    raw = value.get("policy")
+    if raw is None:
+        return None
+    allowed = {
+        "enum_case": ("strict", "insensitive"),
+        "null_optional": ("absent", "reject"),
+        "clamp": (None, True, False),
+    }
+    if not isinstance(raw, Mapping) or not set(raw) <= set(allowed):
+        raise SpecError(f"{where}.policy must be a mapping with keys among {sorted(allowed)}", slug="bad_overrides")
+    for key, choice in raw.items():
+        if choice not in allowed[key] or (key != "clamp" and not isinstance(choice, str)):
+            raise SpecError(f"{where}.policy.{key} must be one of {allowed[key]}", slug="bad_overrides")
+    return Policy(**raw)
+
+
+def _extension(operation: Mapping[str, Any]) -> Options | None:
+    """The operation's ``x-agent-tool`` as options; ``None`` when absent or false. A bad shape is ignored."""
+    ext = operation.get("x-agent-tool")
+    if ext is None or ext is False:
+        return None
+    if not isinstance(ext, Mapping):
+        return Options()
+    name, description, confirm = ext.get("name"), ext.get("description"), ext.get("confirm")
+    return Options(
+        name if isinstance(name, str) else None,
+        description if isinstance(description, str) else None,
+        confirm if isinstance(confirm, bool) else None,
+    )
+
+
+def _merge(ext: Options | None, override: Options | None) -> Options:
+    if override is None:
+        return ext or Options()
+    if ext is None:
+        return override
+    return Options(
+        override.name or ext.name,
+        override.description or ext.description,
+        override.confirm if override.confirm is not None else ext.confirm,
+        override.policy,
+        override.domain,
+    )
+
+
+def _operations(root: Mapping[str, Any], resolver: Resolver, rejected: list[Rejection]) -> list[Candidate]:
+    """Every (method, path, operation) in the document, options not yet decided."""
+    found: list[Candidate] = []
+    paths = root.get("paths") or {}
+    for path, raw_item in paths.items():
+        try:
+            item = resolver.deref(raw_item)
+        except Refusal as refusal:
+            rejected.append(Rejection(None, "", str(path), refusal.slug, f"path item: {refusal.message}"))
+            continue
+        if not isinstance(item, Mapping):
+            continue
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if isinstance(operation, Mapping):
+                found.append(Candidate(method.upper(), str(path), operation, item, Options()))
+    return found
+
+
+def select_operations(
+    root: Mapping[str, Any],
+    resolver: Resolver,
+    *,
+    select: str,
+    overrides: Mapping[str, Options],
+    include_deprecated: bool,
+) -> Selection:
+    """Pick the operations to build, and refuse duplicates and deprecated ones up front."""
+    if select not in ("extension", "all"):
+        raise SpecError(f"select={select!r}: use 'extension' (opted-in operations) or 'all'", slug="bad_select")
+    rejected: list[Rejection] = []
+    every = _operations(root, resolver, rejected)
+    where: dict[str, list[str]] = {}
+    for op in every:
+        if op.operation_id:
+            where.setdefault(op.operation_id, []).append(f"{op.method} {op.path}")
+    chosen: list[Candidate] = []
+    for op in every:
+        ext, override = _extension(op.operation), overrides.get(op.operation_id or "")
+        if select == "extension" and ext is None and override is None:
+            continue
+        op = Candidate(op.method, op.path, op.operation, op.path_item, _merge(ext, override))
+        if op.operation_id and len(where[op.operation_id]) > 1:
+            others = ", ".join(w for w in where[op.operation_id] if w != f"{op.method} {op.path}")
+            rejected.append(op.reject("duplicate_operation_id", f"operationId {op.operation_id!r} is also {others}"))
+        elif op.operation.get("deprecated") is True and not include_deprecated:
+            rejected.append(op.reject("deprecated", "deprecated operation skipped; pass include_deprecated=True"))
+        else:
+            chosen.append(op)
+    for op_id in overrides:
+        if op_id not in where:
+            rejected.append(Rejection(op_id, "", "", "unknown_operation", f"no operation has operationId {op_id!r}"))
+    return Selection(tuple(chosen), tuple(rejected), len(every))

@@ -1,0 +1,78 @@
+"""Swagger 2.0 read as OpenAPI 3: parameter schemas, ``in: body`` bodies and ``formData`` forms.
+
+2.0 keeps a non-body parameter's schema keywords on the parameter itself (``type``, ``format``, ``items``,
+``enum``...); ``in: body`` carries the request body's schema; ``in: formData`` is a form (or, with ``type:
+file`` or a multipart ``consumes``, a multipart upload). ``definitions`` need no conversion: ``$ref``\\ s to
+``#/definitions/X`` are resolved where they point, like any local reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolkit._openapi._refusal import Refusal
+
+__all__ = ["body_from_v2", "parameter_schema_v2"]
+
+_SCHEMA_KEYS = frozenset(
+    {
+        "type",
+        "format",
+        "items",
+        "enum",
+        "default",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "multipleOf",
+        "x-nullable",
+    }
+)
+
+
+def parameter_schema_v2(parameter: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of a 2.0 path/query/header parameter (its keywords live on the parameter)."""
+    schema = {k: v for k, v in parameter.items() if k in _SCHEMA_KEYS}
+    if schema.get("type") == "file":
+        raise Refusal("binary_body", f"parameter {parameter.get('name')!r} is a file upload")
+    return schema
+
+
+def body_from_v2(
+    parameters: Sequence[Mapping[str, Any]], consumes: Sequence[str]
+) -> tuple[dict[str, Any] | None, list[Mapping[str, Any]]]:
+    """Split 2.0 parameters into a 3.x-style ``requestBody`` (or ``None``) and the remaining parameters."""
+    body = [p for p in parameters if p.get("in") == "body"]
+    form = [p for p in parameters if p.get("in") == "formData"]
+    rest = [p for p in parameters if p.get("in") not in ("body", "formData")]
+    kinds = [str(c).split(";")[0].strip().lower() for c in consumes]
+    if form:
+        if any(p.get("type") == "file" for p in form) or "multipart/form-data" in kinds:
+            raise Refusal("multipart_body", "the operation uploads multipart/form-data (formData parameters)")
+        raise Refusal("form_body", "the operation sends a form (formData parameters)")
+    if not body:
+        return None, rest
+    media = _json_media(kinds)
+    request = {
+        "required": bool(body[0].get("required")),
+        "content": {media: {"schema": body[0].get("schema", {})}},
+    }
+    if isinstance(body[0].get("description"), str):
+        request["description"] = body[0]["description"]
+    return request, rest
+
+
+def _json_media(kinds: Sequence[str]) -> str:
+    """The media type the body is sent as: JSON when declared (or nothing is), else the first declared."""
+    for kind in kinds:
+        if kind == "application/json" or kind.endswith("+json"):
+            return kind
+    return kinds[0] if kinds else "application/json"
