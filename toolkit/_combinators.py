@@ -1,0 +1,135 @@
+"""``anyOf`` / ``oneOf`` / ``not``, and the static JSON types a schema can accept.
+
+When no branch of an ``anyOf`` matches, reporting "matches none of 2 alternatives" helps nobody. So the
+branch errors are chosen by the value's JSON type: if exactly one branch accepts that type (the usual
+``anyOf: [{type: integer, maximum: 100}, {type: null}]`` of an optional parameter), that branch's own errors
+are reported ("out of range: 500"); if none accepts it, the error is ``wrong_type``; otherwise
+``no_branch_matched``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from toolkit._checks import Check, Run, short
+from toolkit._expected import Loc, describe, type_name
+
+__all__ = ["TypeSet", "branch_check", "not_check", "static_types"]
+
+TypeSet = frozenset[str] | None
+"""The JSON types a schema can accept; ``None`` means any type."""
+
+_ALL = frozenset({"string", "integer", "number", "boolean", "null", "array", "object"})
+
+
+def _of_value(value: Any) -> str:
+    kind = type_name(value)
+    return kind if kind in _ALL else "other"
+
+
+def static_types(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> TypeSet:
+    """Which JSON types ``schema`` could accept (``integer`` is included in ``number``), or ``None`` for any."""
+    if not isinstance(schema, Mapping) or depth > 16:
+        return None if schema is not False else frozenset()
+    found: TypeSet = None
+    kinds = schema.get("type")
+    if isinstance(kinds, str | list):
+        named = {kinds} if isinstance(kinds, str) else set(kinds)
+        found = frozenset(named | ({"integer"} if "number" in named else set()))
+    for key in ("enum", "const"):
+        if key in schema:
+            values = schema[key] if key == "enum" and isinstance(schema[key], list) else [schema[key]]
+            found = _meet(found, frozenset(_of_value(v) for v in values))
+    if isinstance(schema.get("$ref"), str):
+        with contextlib.suppress(Exception):  # an unresolvable ref is reported when it is compiled
+            found = _meet(found, static_types(resolve(schema["$ref"]), resolve, depth + 1))
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches:
+            found = _meet(found, _join([static_types(b, resolve, depth + 1) for b in branches]))
+    for sub in schema.get("allOf") or []:
+        found = _meet(found, static_types(sub, resolve, depth + 1))
+    return found
+
+
+def _meet(a: TypeSet, b: TypeSet) -> TypeSet:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+def _join(sets: Sequence[TypeSet]) -> TypeSet:
+    if any(s is None for s in sets):
+        return None
+    return frozenset().union(*[s for s in sets if s is not None])
+
+
+def _accepts(types: TypeSet, value: Any) -> bool:
+    if types is None:
+        return True
+    kind = _of_value(value)
+    if kind == "number" and "integer" in types and isinstance(value, float) and value.is_integer():
+        return True
+    return kind in types
+
+
+def _try(node: Check, value: Any, loc: Loc, run: Run) -> tuple[Run, Any]:
+    probe = Run()
+    probe.depth, probe.hops = run.depth, run.hops
+    cleaned = node(value, loc, probe)
+    return probe, cleaned
+
+
+def branch_check(
+    keyword: str, nodes: Sequence[Check], types: Sequence[TypeSet], schema: Mapping[str, Any], description: str | None
+) -> Check:
+    """``anyOf`` (first matching branch wins) or ``oneOf`` (exactly one must match)."""
+    one = keyword == "oneOf"
+
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        matched: tuple[Run, Any] | None = None
+        tried: list[tuple[int, Run]] = []
+        for i, node in enumerate(nodes):
+            probe, cleaned = _try(node, value, loc, run)
+            if probe.errors:
+                tried.append((i, probe))
+            elif matched is None:
+                matched = (probe, cleaned)
+                if not one:
+                    break
+            else:
+                run.error(loc, "ambiguous", f"{short(value)} matches more than one alternative", describe(schema))
+                return value
+        if matched is not None:
+            run.notices.extend(matched[0].notices)
+            return matched[1]
+        _report(value, loc, run, tried, types, schema)
+        return value
+
+    return check
+
+
+def _report(
+    value: Any, loc: Loc, run: Run, tried: list[tuple[int, Run]], types: Sequence[TypeSet], schema: Mapping[str, Any]
+) -> None:
+    fitting = [probe for i, probe in tried if _accepts(types[i], value)]
+    if len(fitting) == 1:
+        run.errors.extend(fitting[0].errors)
+    elif not fitting:
+        run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not accepted here", describe(schema))
+    else:
+        run.error(loc, "no_branch_matched", f"{short(value)} matches none of the alternatives", describe(schema))
+
+
+def not_check(node: Check, forbidden: Any) -> Check:
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        probe, _ = _try(node, value, loc, run)
+        if not probe.errors:
+            run.error(loc, "not_allowed", f"{short(value)} is a forbidden value", f"anything but {describe(forbidden)}")
+        return value
+
+    return check

@@ -1,0 +1,284 @@
+"""Compile a JSON Schema 2020-12 into fast closures, once per tool and policy.
+
+:func:`compile_schema` walks the schema a single time and returns a :data:`~toolkit._checks.Check` for the
+root. Local ``$ref`` s (``#``, ``#/$defs/...``, any JSON pointer into the document) compile lazily into a
+shared cell, so recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by
+the data's own depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
+
+Policies are baked in at compile time (``clamp``, case-insensitive enums, ``null`` for optional fields), so
+the run-time closures carry no policy branches. Keywords the validator does not know are annotations and
+are ignored, as JSON Schema says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit._checks import (
+    ITEM_WORDS,
+    Check,
+    Run,
+    enum_check,
+    format_check,
+    integer_format_check,
+    integral_float_check,
+    json_key,
+    length_check,
+    multiple_check,
+    pattern_check,
+    range_check,
+    short,
+    type_check,
+)
+from toolkit._combinators import branch_check, not_check, static_types
+from toolkit._exceptions import SchemaError
+from toolkit._expected import Loc, clause, describe
+
+__all__ = ["MAX_DEPTH", "Options", "compile_schema", "static_types"]
+
+MAX_DEPTH = 64
+"""Deepest data nesting (objects and arrays) the validator walks; deeper data is an error."""
+
+MAX_REF_HOPS = 128
+_OBJECT_KEYWORDS: tuple[str, ...] = ("properties", "additionalProperties", "required", "patternProperties", "minProperties")
+_OBJECT_KEYWORDS += ("maxProperties", "dependentRequired")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    clamp: bool = False
+    enum_insensitive: bool = False
+    null_as_absent: bool = True
+
+
+def _identity(value: Any, loc: Loc, run: Run) -> Any:
+    return value
+
+
+def _nothing(value: Any, loc: Loc, run: Run) -> Any:
+    run.error(loc, "not_allowed", f"no value is allowed here, got {short(value)}", "no value")
+    return value
+
+
+def _chain(checks: list[Check]) -> Check:
+    if not checks:
+        return _identity
+    if len(checks) == 1:
+        return checks[0]
+    steps = tuple(checks)
+
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        for step in steps:
+            value = step(value, loc, run)
+        return value
+
+    return check
+
+
+def _typed(test: Callable[[Any], bool], fail: Check, checks: list[Check]) -> Check:
+    """A node with a ``type`` keyword: when the type is wrong, the other keywords have nothing to say."""
+    if not checks:
+        return lambda value, loc, run: value if test(value) else fail(value, loc, run)
+    rest = _chain(checks)
+
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        if test(value):
+            return rest(value, loc, run)
+        return fail(value, loc, run)
+
+    return check
+
+
+class _Compiler:
+    """Single-use walker: one small method per keyword family, refs memoised by pointer."""
+
+    def __init__(self, root: Mapping[str, Any], options: Options) -> None:
+        self.root = root
+        self.options = options
+        self.cells: dict[str, list[Check]] = {}
+
+    def compile(self, schema: Any, description: str | None = None) -> Check:
+        if schema is True or schema == {}:
+            return _identity
+        if schema is False:
+            return _nothing
+        if not isinstance(schema, Mapping):
+            raise SchemaError(f"a schema must be an object or a boolean, got {short(schema)}", slug="bad_schema")
+        description = schema.get("description") if isinstance(schema.get("description"), str) else description
+        checks: list[Check] = []
+        if "$ref" in schema:
+            checks.append(self.ref(schema["$ref"], description))
+        checks.extend(self.scalars(schema, description))
+        if "enum" in schema and isinstance(schema["enum"], list):
+            checks.append(enum_check(schema["enum"], description, self.options.enum_insensitive))
+        if "const" in schema:
+            checks.append(enum_check([schema["const"]], description, self.options.enum_insensitive, const=True))
+        if any(k in schema for k in _OBJECT_KEYWORDS):
+            checks.append(self.object(schema))
+        if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains")):
+            checks.append(self.array(schema, description))
+        checks.extend(self.combinators(schema, description))
+        kinds = schema.get("type")
+        if isinstance(kinds, str | list):
+            test, fail = type_check([kinds] if isinstance(kinds, str) else list(kinds), schema, description)
+            return _typed(test, fail, checks)
+        return _chain(checks)
+
+    # -- references -------------------------------------------------------------------------------
+    def resolve(self, ref: str) -> Any:
+        if not ref.startswith("#"):
+            raise SchemaError(
+                f"$ref {ref!r} points outside the schema; inline it or move it under $defs", slug="remote_ref"
+            )
+        node: Any = self.root
+        for raw in ref[1:].lstrip("/").split("/") if ref not in ("#", "#/") else []:
+            part = raw.replace("~1", "/").replace("~0", "~")
+            try:
+                node = node[int(part)] if isinstance(node, list) else node[part]
+            except (KeyError, IndexError, ValueError, TypeError):
+                raise SchemaError(f"$ref {ref!r} does not resolve inside the schema", slug="bad_ref") from None
+        return node
+
+    def ref(self, ref: Any, description: str | None) -> Check:
+        if not isinstance(ref, str):
+            raise SchemaError(f"$ref must be a string, got {short(ref)}", slug="bad_ref")
+        cell = self.cells.get(ref)
+        if cell is None:
+            cell = self.cells[ref] = [_identity]
+            cell[0] = self.compile(self.resolve(ref), description)
+
+        def check(value: Any, loc: Loc, run: Run) -> Any:
+            if run.hops >= MAX_REF_HOPS:
+                run.error(loc, "too_deep", "the schema refers to itself without end", "a finite value")
+                return value
+            run.hops += 1
+            try:
+                return cell[0](value, loc, run)
+            finally:
+                run.hops -= 1
+
+        return check
+
+    # -- scalars ----------------------------------------------------------------------------------
+    def scalars(self, schema: Mapping[str, Any], description: str | None) -> list[Check]:
+        fmt = schema.get("format")
+        found = [
+            integral_float_check(schema.get("type")),
+            range_check(schema, description, self.options.clamp),
+            multiple_check(schema),
+            length_check(schema, description),
+            pattern_check(schema, description),
+            format_check(fmt, description) if isinstance(fmt, str) else None,
+            integer_format_check(fmt) if isinstance(fmt, str) else None,
+        ]
+        return [c for c in found if c is not None]
+
+    # -- combinators ------------------------------------------------------------------------------
+    def combinators(self, schema: Mapping[str, Any], description: str | None) -> list[Check]:
+        out: list[Check] = []
+        for keyword in ("anyOf", "oneOf"):
+            branches = schema.get(keyword)
+            if isinstance(branches, list) and branches:
+                nodes = [self.compile(b, description) for b in branches]
+                types = [static_types(b, self.resolve) for b in branches]
+                out.append(branch_check(keyword, nodes, types, schema, description))
+        for sub in schema.get("allOf") or []:
+            out.append(self.compile(sub, description))
+        if "not" in schema:
+            out.append(not_check(self.compile(schema["not"]), schema["not"]))
+        if "if" in schema and ("then" in schema or "else" in schema):
+            out.append(self.conditional(schema, description))
+        return out
+
+    def conditional(self, schema: Mapping[str, Any], description: str | None) -> Check:
+        test = self.compile(schema["if"])
+        then = self.compile(schema.get("then", True), description)
+        otherwise = self.compile(schema.get("else", True), description)
+
+        def check(value: Any, loc: Loc, run: Run) -> Any:
+            probe = Run()
+            probe.depth, probe.hops = run.depth, run.hops
+            test(value, loc, probe)
+            return (otherwise if probe.errors else then)(value, loc, run)
+
+        return check
+
+    # -- objects ----------------------------------------------------------------------------------
+    def object(self, schema: Mapping[str, Any]) -> Check:
+        from toolkit._objects import object_check
+
+        properties = schema.get("properties") or {}
+        children = {name: self.compile(sub) for name, sub in properties.items()}
+        nullable = {name: "null" in (static_types(sub, self.resolve) or {"null"}) for name, sub in properties.items()}
+        additional = schema.get("additionalProperties", True)
+        extra = None if additional is False else self.compile(additional)
+        patterns = {p: self.compile(sub) for p, sub in (schema.get("patternProperties") or {}).items()}
+        return object_check(schema, children, nullable, extra, patterns, self.options)
+
+    # -- arrays -----------------------------------------------------------------------------------
+    def array(self, schema: Mapping[str, Any], description: str | None) -> Check:
+        prefix = tuple(self.compile(s) for s in schema.get("prefixItems") or [])
+        items = self.compile(schema["items"]) if "items" in schema else _identity
+        contains = self.compile(schema["contains"]) if "contains" in schema else None
+        low, high = schema.get("minItems", 0), schema.get("maxItems")
+        unique = schema.get("uniqueItems") is True
+
+        def expected_count() -> str:
+            tokens = [str(b) for b in (schema.get("minItems"), high) if b]
+            found = clause(description, tokens, ITEM_WORDS) if tokens else None
+            return found or describe(schema)
+
+        def check(value: Any, loc: Loc, run: Run) -> Any:
+            if type(value) is not list:
+                return value
+            if run.depth >= MAX_DEPTH:
+                run.error(loc, "too_deep", f"nested deeper than {MAX_DEPTH} levels", "flatter data")
+                return value
+            run.depth += 1
+            if prefix:
+                out = [(prefix[i] if i < len(prefix) else items)(v, (loc, i), run) for i, v in enumerate(value)]
+            else:
+                out = [items(v, (loc, i), run) for i, v in enumerate(value)]
+            run.depth -= 1
+            n = len(out)
+            if n < low:
+                run.error(loc, "too_few_items", f"{n} items, too few", expected_count())
+            if high is not None and n > high:
+                run.error(loc, "too_many_items", f"{n} items, too many", expected_count())
+            if unique:
+                _check_unique(out, loc, run)
+            if contains is not None:
+                _check_contains(out, contains, loc, run, schema)
+            return out
+
+        return check
+
+
+def _check_unique(items: list[Any], loc: Loc, run: Run) -> None:
+    seen: dict[tuple[Any, ...], int] = {}
+    for i, item in enumerate(items):
+        key = json_key(item)
+        if key in seen:
+            run.error(loc, "duplicate_items", f"items {seen[key]} and {i} are equal", "items without duplicates")
+            return
+        seen[key] = i
+
+
+def _check_contains(items: list[Any], contains: Check, loc: Loc, run: Run, schema: Mapping[str, Any]) -> None:
+    def matches(item: Any) -> bool:
+        probe = Run()
+        probe.depth, probe.hops = run.depth, run.hops
+        contains(item, loc, probe)
+        return not probe.errors
+
+    count = sum(1 for item in items if matches(item))
+    low, high = schema.get("minContains", 1), schema.get("maxContains")
+    if count < low or (high is not None and count > high):
+        run.error(loc, "too_few_items", f"{count} matching items", f"items including {describe(schema['contains'])}")
+
+
+def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
+    """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root."""
+    return _Compiler(schema, options).compile(schema)

@@ -1,0 +1,202 @@
+"""The words of an error: where it is (a field path) and what we want instead (the ``expected`` phrase).
+
+``expected`` restates the constraint **in the parameter description's own words** when the description
+states it ("How many orders to return, between 1 and 100." gives ``"between 1 and 100"``), so a model that
+reads the error is told the same thing twice rather than something new. Otherwise a phrase is generated
+from the schema ("integer between 1 and 100", "one of: open, closed", "date as YYYY-MM-DD").
+
+Field paths read like code: ``items[2].qty``; a key that is not a plain name is quoted (``meta["a.b"]``);
+the root (bad JSON, not an object) is ``""``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toolkit._formats import FORMAT_PHRASES
+
+__all__ = ["clause", "describe", "format_path", "number_text", "range_phrase", "type_name"]
+
+Loc = tuple[Any, str | int] | None
+"""A data location as a linked list ``(parent, key)``; built cheaply, formatted only when reporting."""
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
+
+
+def format_path(loc: Loc) -> str:
+    """``(((None, "items"), 2), "qty")`` → ``"items[2].qty"``."""
+    parts: list[str | int] = []
+    while loc is not None:
+        loc, key = loc
+        parts.append(key)
+    out = ""
+    for key in reversed(parts):
+        if isinstance(key, int):
+            out += f"[{key}]"
+        elif _PLAIN_KEY.match(key):
+            out += f".{key}" if out else key
+        else:
+            out += f"[{json.dumps(key, ensure_ascii=False)}]"
+    return out
+
+
+def type_name(value: Any) -> str:
+    """The JSON type of a Python value, as the model would name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def number_text(value: Any) -> str:
+    """``1.0`` → ``"1"``, ``0.5`` → ``"0.5"``: numbers as a person writes them."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return str(value)
+
+
+def range_phrase(schema: Mapping[str, Any], noun: str) -> str:
+    """``{"minimum": 1, "maximum": 100}``, "integer" → ``"integer between 1 and 100"``."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    xlow, xhigh = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    parts: list[str] = []
+    if low is not None and high is not None:
+        parts.append(f"between {number_text(low)} and {number_text(high)}")
+    else:
+        if low is not None:
+            parts.append(f"of at least {number_text(low)}")
+        if high is not None:
+            parts.append(f"of at most {number_text(high)}")
+    if xlow is not None:
+        parts.append(f"greater than {number_text(xlow)}")
+    if xhigh is not None:
+        parts.append(f"less than {number_text(xhigh)}")
+    if "multipleOf" in schema:
+        parts.append(f"a multiple of {number_text(schema['multipleOf'])}")
+    return " ".join([noun, " and ".join(parts)]).strip()
+
+
+def _length_phrase(low: Any, high: Any, unit: str) -> str:
+    if low is not None and high is not None:
+        return f"{low} to {high} {unit}" if low != high else f"exactly {low} {unit}"
+    if low is not None:
+        return f"at least {low} {unit}"
+    return f"at most {high} {unit}" if high is not None else ""
+
+
+def _string_phrase(schema: Mapping[str, Any]) -> str:
+    if "format" in schema and schema["format"] in FORMAT_PHRASES:
+        return FORMAT_PHRASES[schema["format"]]
+    low, high = schema.get("minLength"), schema.get("maxLength")
+    if low == 1 and high is None:
+        text = "non-empty string"
+    else:
+        length = _length_phrase(low, high, "characters")
+        text = f"string of {length}" if length else "string"
+    if "pattern" in schema:
+        text += f" matching {schema['pattern']}"
+    return text
+
+
+def _array_phrase(schema: Mapping[str, Any]) -> str:
+    items = schema.get("items")
+    text = f"array of {describe(items)}" if isinstance(items, Mapping) and items else "array"
+    length = _length_phrase(schema.get("minItems"), schema.get("maxItems"), "items")
+    return f"{text} with {length}" if length else text
+
+
+def _object_phrase(schema: Mapping[str, Any]) -> str:
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping) and properties:
+        return "object with fields " + ", ".join(str(k) for k in list(properties)[:8])
+    return "object"
+
+
+def _one_type_phrase(kind: str, schema: Mapping[str, Any]) -> str:
+    if kind in ("integer", "number"):
+        return range_phrase(schema, kind)
+    if kind == "string":
+        return _string_phrase(schema)
+    if kind == "array":
+        return _array_phrase(schema)
+    if kind == "object":
+        return _object_phrase(schema)
+    return {"boolean": "true or false", "null": "null"}.get(kind, kind)
+
+
+def enum_phrase(values: Sequence[Any]) -> str:
+    shown = ", ".join(v if isinstance(v, str) else json.dumps(v) for v in values[:20])
+    return f"one of: {shown}" + (", ..." if len(values) > 20 else "")
+
+
+def describe(schema: Any, depth: int = 0) -> str:
+    """A short generated phrase for what a schema accepts ("integer between 1 and 100")."""
+    if not isinstance(schema, Mapping) or depth > 3:
+        return "any value"
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return enum_phrase(schema["enum"])
+    if "const" in schema:
+        return f"exactly {json.dumps(schema['const'])}"
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list) and branches:
+        return " or ".join(dict.fromkeys(describe(b, depth + 1) for b in branches))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(_one_type_phrase(k, schema) for k in kind)
+    if isinstance(kind, str):
+        return _one_type_phrase(kind, schema)
+    if "$ref" in schema:
+        return str(schema["$ref"]).rsplit("/", 1)[-1] or "value"
+    return "any value"
+
+
+# -- the description's own words --------------------------------------------------------------------
+_SEGMENTS = re.compile(r"[()\[\]]|(?<!\d)\.(?!\d)|\.(?=\s|$)|[;!?\n]")
+_CLAUSES = re.compile(r",\s+|\s+-\s+|:\s+")
+
+
+def _has_token(text: str, token: str) -> bool:
+    return re.search(r"(?<![\w.])" + re.escape(token) + r"(?![\w]|\.\d)", text, re.IGNORECASE) is not None
+
+
+def _fits(text: str, tokens: Iterable[str], any_of: Sequence[str]) -> bool:
+    if not all(_has_token(text, t) for t in tokens):
+        return False
+    lowered = text.lower()
+    return not any_of or any(word.lower() in lowered for word in any_of)
+
+
+def clause(description: str | None, tokens: Sequence[str] = (), any_of: Sequence[str] = ()) -> str | None:
+    """The shortest piece of ``description`` naming every token and one of the ``any_of`` words.
+
+    The description is cut into sentences and parentheticals, then into comma clauses; the comma clause is
+    preferred ("between 1 and 100"), unless it would be a bare token, when its sentence is used
+    ("ISO 8601, YYYY-MM-DD").
+    """
+    if not description or (not tokens and not any_of):
+        return None
+    for segment in _SEGMENTS.split(description):
+        segment = segment.strip(" ,")
+        if not segment or not _fits(segment, tokens, any_of):
+            continue
+        for part in _CLAUSES.split(segment):
+            part = part.strip(" ,")
+            if part and _fits(part, tokens, any_of):
+                bare = part.lower() in {t.lower() for t in (*tokens, *any_of)}
+                return segment if bare and len(segment) <= 80 else part
+        return segment if len(segment) <= 120 else None
+    return None

@@ -1,0 +1,279 @@
+"""Valid example values for a JSON Schema, so every ugly fixture can start from a call that should pass.
+
+:func:`example` returns a value the schema accepts, or :data:`NO_VALUE` when it cannot make one (the
+fixtures that need it are then skipped, and the report says so). Strings that must match a ``pattern`` come
+from a small generator that walks the parsed regular expression (literals, classes, repeats, groups,
+alternation) and then checks its result with the real pattern; formats use a known-good example each.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from re import _constants as sre_constants  # type: ignore[attr-defined]  # the stdlib's own regex parser
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+from toolkit._formats import FORMAT_EXAMPLES, check_format
+
+__all__ = ["NO_VALUE", "core", "example", "pattern_example"]
+
+NO_VALUE: Any = type("NoValue", (), {"__repr__": lambda self: "NO_VALUE", "__bool__": lambda self: False})()
+Resolve = Callable[[str], Any]
+
+_CATEGORY_CHAR = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE": " "}
+_CATEGORY_CHAR |= {"CATEGORY_NOT_DIGIT": "a", "CATEGORY_NOT_WORD": "-", "CATEGORY_NOT_SPACE": "a"}
+
+
+def core(schema: Any, resolve: Resolve) -> tuple[Any, bool]:
+    """The schema behind ``$ref`` and an ``anyOf [X, null]`` wrapper, and whether null is allowed."""
+    nullable = False
+    for _ in range(16):
+        if not isinstance(schema, Mapping):
+            return schema, nullable
+        if isinstance(schema.get("$ref"), str):
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            schema = {**_safe_resolve(resolve, schema["$ref"]), **siblings}
+            continue
+        branches = schema.get("anyOf") or schema.get("oneOf")
+        if isinstance(branches, list):
+            rest = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
+            if len(rest) == 1 and len(branches) == 2:
+                nullable = True
+                outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+                schema = {**outer, **rest[0]} if isinstance(rest[0], Mapping) else rest[0]
+                continue
+        kinds = schema.get("type")
+        if isinstance(kinds, list) and "null" in kinds:
+            nullable = True
+            others = [k for k in kinds if k != "null"]
+            schema = {**schema, "type": others[0] if len(others) == 1 else others}
+        return schema, nullable or schema.get("nullable") is True
+    return schema, nullable
+
+
+def _safe_resolve(resolve: Resolve, ref: str) -> Mapping[str, Any]:
+    try:
+        found = resolve(ref)
+    except Exception:
+        return {}
+    return found if isinstance(found, Mapping) else {}
+
+
+def example(schema: Any, resolve: Resolve, depth: int = 0) -> Any:
+    """A value ``schema`` accepts, or :data:`NO_VALUE`."""
+    if schema is True or schema == {}:
+        return "example"
+    if not isinstance(schema, Mapping) or depth > 8:
+        return NO_VALUE
+    schema, _ = core(schema, resolve)
+    if not isinstance(schema, Mapping):
+        return example(schema, resolve, depth + 1)
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list):
+        members = [v for v in schema["enum"] if v is not None]
+        return members[0] if members else NO_VALUE
+    for key in ("anyOf", "oneOf"):
+        for branch in schema.get(key) or []:
+            found = example({**{k: v for k, v in schema.items() if k != key}, **_as_map(branch)}, resolve, depth + 1)
+            if found is not NO_VALUE:
+                return found
+        if key in schema:
+            return NO_VALUE
+    if schema.get("allOf"):
+        merged = _merge_all(schema, resolve)
+        return example(merged, resolve, depth + 1)
+    return _typed_example(schema, _kind(schema), resolve, depth)
+
+
+def _as_map(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _merge_all(schema: Mapping[str, Any], resolve: Resolve) -> dict[str, Any]:
+    merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
+    for sub in schema["allOf"]:
+        sub, _ = core(sub, resolve)
+        for key, value in _as_map(sub).items():
+            if key in ("properties",) and isinstance(value, Mapping):
+                merged[key] = {**merged.get(key, {}), **value}
+            elif key == "required" and isinstance(value, list):
+                merged[key] = [*merged.get(key, []), *value]
+            else:
+                merged.setdefault(key, value)
+    return merged
+
+
+def _kind(schema: Mapping[str, Any]) -> str:
+    kinds = schema.get("type")
+    if isinstance(kinds, list):
+        kinds = next((k for k in kinds if k != "null"), "null")
+    if isinstance(kinds, str):
+        return kinds
+    if "properties" in schema or "required" in schema:
+        return "object"
+    if "items" in schema:
+        return "array"
+    return "string"
+
+
+def _typed_example(schema: Mapping[str, Any], kind: str, resolve: Resolve, depth: int) -> Any:
+    if kind in ("integer", "number"):
+        return number_example(schema, kind == "integer")
+    if kind == "string":
+        return string_example(schema)
+    if kind == "boolean":
+        return True
+    if kind == "null":
+        return None
+    if kind == "array":
+        return _array_example(schema, resolve, depth)
+    if kind == "object":
+        return _object_example(schema, resolve, depth)
+    return NO_VALUE
+
+
+def number_example(schema: Mapping[str, Any], integer: bool) -> Any:
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if isinstance(schema.get("exclusiveMinimum"), int | float):
+        low = max(low if low is not None else -math.inf, schema["exclusiveMinimum"] + (1 if integer else 0.5))
+    if isinstance(schema.get("exclusiveMaximum"), int | float):
+        high = min(high if high is not None else math.inf, schema["exclusiveMaximum"] - (1 if integer else 0.5))
+    value: float = 10 if integer else 10.5
+    if low is not None and value < low:
+        value = low
+    if high is not None and value > high:
+        value = high
+    step = schema.get("multipleOf")
+    if isinstance(step, int | float) and step > 0:
+        value = math.ceil(value / step) * step
+        if high is not None and value > high:
+            return NO_VALUE
+    if integer:
+        return math.ceil(value) if (high is None or math.ceil(value) <= high) else NO_VALUE
+    return value
+
+
+def string_example(schema: Mapping[str, Any]) -> Any:
+    low, high = schema.get("minLength", 0), schema.get("maxLength")
+    fmt, pattern = schema.get("format"), schema.get("pattern")
+    if isinstance(pattern, str):
+        return pattern_example(pattern, low, high, fmt if isinstance(fmt, str) else None)
+    if isinstance(fmt, str) and fmt in FORMAT_EXAMPLES:
+        value = FORMAT_EXAMPLES[fmt]
+        return value if low <= len(value) <= (high if high is not None else math.inf) else NO_VALUE
+    value = "example"
+    if len(value) < low:
+        value += "x" * (low - len(value))
+    if high is not None:
+        value = value[:high]
+    return value if len(value) >= low else NO_VALUE
+
+
+def pattern_example(pattern: str, low: int = 0, high: int | None = None, fmt: str | None = None) -> Any:
+    """A string matching ``pattern`` with a length in ``[low, high]``, or :data:`NO_VALUE`."""
+    try:
+        compiled = re.compile(pattern, re.ASCII)
+        parsed = sre_parse.parse(pattern)
+    except (re.error, TypeError, OverflowError):
+        return NO_VALUE
+    seeds = [FORMAT_EXAMPLES[fmt]] if fmt in FORMAT_EXAMPLES else []
+    for repeat in (1, 2, 3, 5, 8, 13, 21, 40):
+        try:
+            seeds.append(_emit(parsed, repeat))
+        except _CannotEmit:
+            return NO_VALUE
+    for value in seeds:
+        fits = low <= len(value) <= (high if high is not None else math.inf)
+        if fits and compiled.search(value) and (fmt is None or check_format(fmt, value)):
+            return value
+    return NO_VALUE
+
+
+class _CannotEmit(Exception):
+    pass
+
+
+def _emit(parsed: Any, repeat: int) -> str:
+    out: list[str] = []
+    for op, arg in parsed:
+        name = str(op)
+        if name == "LITERAL":
+            out.append(chr(arg))
+        elif name == "NOT_LITERAL":
+            out.append("a" if chr(arg) != "a" else "b")
+        elif name == "ANY":
+            out.append("a")
+        elif name == "IN":
+            out.append(_class_char(arg))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, high, sub = arg
+            count = max(low, min(repeat, high if high != sre_constants.MAXREPEAT else repeat))
+            out.append("".join(_emit(sub, repeat) for _ in range(count)))
+        elif name == "SUBPATTERN":
+            out.append(_emit(arg[-1], repeat))
+        elif name == "ATOMIC_GROUP":
+            out.append(_emit(arg, repeat))
+        elif name == "BRANCH":
+            out.append(_emit(arg[1][0], repeat))
+        elif name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        else:
+            raise _CannotEmit(name)
+    return "".join(out)
+
+
+def _class_char(items: Any) -> str:
+    negate = any(str(op) == "NEGATE" for op, _ in items)
+    if negate:
+        excluded = _class_members(items)
+        return next((c for c in "aA0_-x" if c not in excluded), "~")
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            return chr(arg)
+        if name == "RANGE":
+            return chr(arg[0])
+        if name == "CATEGORY":
+            return _CATEGORY_CHAR.get(str(arg), "a")
+    raise _CannotEmit("IN")
+
+
+def _class_members(items: Any) -> set[str]:
+    members: set[str] = set()
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            members.add(chr(arg))
+        elif name == "RANGE":
+            members.update(chr(c) for c in range(arg[0], min(arg[1], arg[0] + 256) + 1))
+    return members
+
+
+def _array_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> Any:
+    count = max(schema.get("minItems", 0), 1)
+    if schema.get("maxItems") is not None:
+        count = min(count, schema["maxItems"])
+    if count == 0:
+        return []
+    prefix = schema.get("prefixItems") or []
+    items = [example(prefix[i] if i < len(prefix) else schema.get("items", True), resolve, depth + 1)
+             for i in range(count)]  # fmt: skip
+    if any(i is NO_VALUE for i in items):
+        return NO_VALUE
+    if schema.get("uniqueItems") and count > 1 and len({repr(i) for i in items}) < count:
+        return NO_VALUE
+    return items
+
+
+def _object_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> Any:
+    properties = _as_map(schema.get("properties"))
+    out: dict[str, Any] = {}
+    for name in schema.get("required") or []:
+        value = example(properties.get(name, True), resolve, depth + 1)
+        if value is NO_VALUE:
+            return NO_VALUE
+        out[name] = value
+    return out

@@ -1,0 +1,151 @@
+"""Ugly fixtures: the arguments a model really sends, generated from a tool's ``args_schema``.
+
+:func:`fixtures` starts from a valid **baseline** call (every parameter with a valid example value) and
+mutates one parameter at a time through the families in :mod:`toolkit._fixture_families` (numeric strings,
+wrong-case enums, free-text dates, values just past each bound, nulls, omissions, extra properties, ...).
+Each :class:`Fixture` carries the verdict the contract predicts under the tool's policies — so the same
+schema gives different expectations for a read tool (clamps) and a write tool (rejects). :func:`fire` runs
+them through the validator and reports where the two disagree.
+
+Ids are stable and readable: ``limit.above_max``, ``created_since.date_free_text.yesterday``,
+``valid.baseline``, ``args.extra_property``. When no valid value can be made for a parameter (an
+unsatisfiable or unreadable pattern, say), the fixtures that need one are skipped and
+:attr:`Fixtures.skipped` says which and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from os import PathLike
+from typing import TYPE_CHECKING, Any, Literal
+
+from toolkit._fixture_families import OMIT, Case, Param, Setting, param_cases
+from toolkit._fixture_report import FixtureReport, FixtureRow, fire, load_fixtures
+from toolkit._fixture_values import NO_VALUE, core, example
+
+if TYPE_CHECKING:
+    from toolkit._tool import Tool
+
+__all__ = ["Fixture", "FixtureReport", "FixtureRow", "Fixtures", "fire", "fixtures", "load_fixtures"]
+
+Expected = Literal["accept", "accept_with_notice", "reject"]
+EXPECTED: tuple[str, ...] = ("accept", "accept_with_notice", "reject")
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """One call to fire at a tool: its ``args`` (a dict, or raw JSON text) and the verdict the contract predicts."""
+
+    id: str
+    family: str
+    args: Any
+    expected: Expected
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "family": self.family, "args": self.args, "expected": self.expected, "why": self.why}
+
+
+class Fixtures(list[Fixture]):
+    """A list of fixtures that also says what it had to skip (``skipped``: one sentence per gap)."""
+
+    skipped: tuple[str, ...] = ()
+
+
+def _resolver(root: Mapping[str, Any]) -> Any:
+    from toolkit._compile import Options, _Compiler
+
+    return _Compiler(root, Options()).resolve
+
+
+def _params(tool: Tool, resolve: Any) -> list[Param]:
+    schema = tool.contract.args_schema
+    required = set(schema.get("required") or ())
+    out: list[Param] = []
+    for name, raw in (schema.get("properties") or {}).items():
+        inner, nullable = core(raw, resolve)
+        inner = inner if isinstance(inner, Mapping) else {}
+        default = raw["default"] if isinstance(raw, Mapping) and "default" in raw else inner.get("default", NO_VALUE)
+        valid = example(inner, resolve)
+        out.append(Param(name, inner, name in required, nullable, valid, default, resolve))
+    return out
+
+
+def _setting(tool: Tool) -> Setting:
+    policy = tool.policy
+    return Setting(policy.clamps(tool.effect), policy.enum_case == "insensitive", policy.null_optional == "absent")
+
+
+def _noisy_default(p: Param) -> bool:
+    return not p.required and p.default is not NO_VALUE and p.default is not None
+
+
+def _root_cases(tool: Tool, baseline: dict[str, Any], params: list[Param]) -> Iterator[Fixture]:
+    closed = tool.contract.args_schema.get("additionalProperties") is False
+    unknown = "unexpected_field" if all(p.name != "unexpected_field" for p in params) else "unexpected_field_2"
+    yield Fixture("args.extra_property", "extra_property", {**baseline, unknown: "x"},
+                  "reject" if closed else "accept", f"a property ({unknown}) the schema never declared")  # fmt: skip
+    yield Fixture("args.invalid_json", "invalid_json", '{"' + (params[0].name if params else "a") + '": ',
+                  "reject", "truncated JSON text")  # fmt: skip
+    yield Fixture("args.not_an_object", "not_an_object", [baseline], "reject", "an array instead of an object")
+
+
+def _baselines(params: list[Param]) -> Iterator[Fixture]:
+    full = {p.name: p.valid for p in params if p.valid is not NO_VALUE}
+    omitted = [p for p in params if p.valid is NO_VALUE]
+    noisy = any(_noisy_default(p) for p in omitted)
+    yield Fixture("valid.baseline", "valid", full, "accept_with_notice" if noisy else "accept",
+                  "every parameter with a valid value")  # fmt: skip
+    minimal = {p.name: p.valid for p in params if p.required}
+    if len(minimal) < len(full):
+        noisy = any(_noisy_default(p) for p in params)
+        yield Fixture("valid.minimal", "valid", minimal, "accept_with_notice" if noisy else "accept",
+                      "only the required parameters" + ("; defaults apply (reported)" if noisy else ""))  # fmt: skip
+
+
+def _case_fixture(p: Param, case: Case, baseline: dict[str, Any]) -> Fixture:
+    args = dict(baseline)
+    if case.value is OMIT:
+        args.pop(p.name, None)
+    else:
+        args[p.name] = case.value
+    suffix = f".{case.variant}" if case.variant else ""
+    return Fixture(f"{p.name}.{case.family}{suffix}", case.family, args, case.expected, case.why)
+
+
+def _unique(found: Iterable[Fixture]) -> list[Fixture]:
+    seen: dict[str, int] = {}
+    out: list[Fixture] = []
+    for fx in found:
+        count = seen.get(fx.id, 0)
+        seen[fx.id] = count + 1
+        out.append(fx if not count else Fixture(f"{fx.id}.{count + 1}", fx.family, fx.args, fx.expected, fx.why))
+    return out
+
+
+def fixtures(tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None = None) -> Fixtures:
+    """The ugly fixtures for ``tool``, with verdicts under its policies; ``extra`` adds user fixtures."""
+    resolve = _resolver(tool.contract.args_schema)
+    params = _params(tool, resolve)
+    setting = _setting(tool)
+    missing = [p for p in params if p.required and p.valid is NO_VALUE]
+    found: list[Fixture] = []
+    skipped: list[str] = []
+    if missing:
+        names = ", ".join(p.name for p in missing)
+        skipped.append(f"no valid value could be made for required {names}: parameter fixtures skipped")
+        baseline: dict[str, Any] = {}
+    else:
+        baseline = {p.name: p.valid for p in params if p.valid is not NO_VALUE}
+        found.extend(_baselines(params))
+        for p in params:
+            if p.valid is NO_VALUE:
+                skipped.append(f"no valid value could be made for {p.name}; its value families are partial")
+            found.extend(_case_fixture(p, case, baseline) for case in param_cases(p, setting))
+    found.extend(_root_cases(tool, baseline, params))
+    if extra is not None:
+        found.extend(load_fixtures(extra) if isinstance(extra, str | PathLike) else extra)
+    out = Fixtures(_unique(found))
+    out.skipped = tuple(skipped)
+    return out

@@ -1,0 +1,174 @@
+"""Calling a function tool: validate, convert, confirm, call, and wrap whatever happens in a ToolResult.
+
+:func:`call` never lets a model-caused problem escape as an exception:
+
+* bad arguments → the validator's ``invalid_arguments`` / ``rejected`` envelope;
+* a conversion that refuses the arguments (a pydantic validator, a ``ValueError`` in a converter) →
+  ``rejected`` with field errors;
+* a tool marked ``confirm`` → ``needs_confirmation`` (with the cleaned arguments) until the runtime calls
+  again with ``ToolContext(extras={"confirmed": True})`` — the signature ``call(args, context)`` has no
+  other place for the user's "yes", and the context is what the runtime (not the model) controls;
+* the function raising → ``status: "error"`` (``"timeout"`` for a ``TimeoutError``) with a safe message
+  (exception type and the first line of its message, never a traceback) and a ``retryable`` flag: true for
+  transient failures (timeouts, connection errors), false otherwise, unless the exception carries its own
+  ``retryable`` attribute.
+
+The return value is made JSON-able (dataclasses, pydantic models, dates, ``Decimal`` as a string so money
+keeps its digits, enums, sets, UUIDs); a :class:`ToolResult` returned by the tool is passed through, with the
+validation notices added.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import enum
+import uuid
+from collections.abc import Mapping
+from decimal import Decimal
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+from toolkit._context import ToolContext
+from toolkit._envelope import FieldError, Status, ToolResult
+from toolkit._exceptions import ToolkitError
+
+if TYPE_CHECKING:
+    from toolkit._tool import Tool
+
+__all__ = ["call", "is_retryable", "safe_message", "to_jsonable"]
+
+_TRANSIENT: tuple[type[BaseException], ...] = (TimeoutError, ConnectionError, InterruptedError, BlockingIOError)
+
+
+def call(tool: Tool, args: Any, context: ToolContext | None = None) -> ToolResult:
+    """Validate ``args``, convert them, call ``tool.fn`` and wrap the outcome. Never raises for bad args."""
+    if tool.fn is None:
+        raise ToolkitError(
+            f"tool {tool.name!r} has no Python function to call; build it with toolkit.from_function, or call "
+            "an OpenAPI tool through its generated module or the HTTP runtime",
+            slug="not_callable",
+        )
+    checked = tool.validate(args)
+    if not checked.ok:
+        return checked
+    context = context if context is not None else ToolContext(tool_name=tool.name)
+    if tool.confirm and not context.extras.get("confirmed"):
+        return ToolResult(
+            "needs_confirmation",
+            data={"tool": tool.name, "args": checked.data},
+            notices=checked.notices,
+            message="This action needs the user's confirmation; ask, then call again confirmed.",
+        )
+    kwargs = _convert(tool, checked.data)
+    if isinstance(kwargs, ToolResult):
+        return kwargs.with_notices(checked.notices)
+    if tool.context_param:
+        kwargs[tool.context_param] = context
+    return _run(tool, kwargs).with_notices(checked.notices)
+
+
+def _convert(tool: Tool, cleaned: dict[str, Any]) -> dict[str, Any] | ToolResult:
+    if tool.converter is None:
+        return dict(cleaned)
+    try:
+        return tool.converter(cleaned)
+    except ToolkitError:
+        raise
+    except Exception as exc:  # the arguments are well-formed but a domain rule in the conversion refused them
+        return ToolResult("rejected", errors=_conversion_errors(exc))
+
+
+def _conversion_errors(exc: Exception) -> tuple[FieldError, ...]:
+    details = getattr(exc, "errors", None)
+    if callable(details):
+        try:
+            found = [_pydantic_error(d) for d in details()]
+        except Exception:
+            found = []
+        if found:
+            return tuple(found)
+    return (FieldError("", "domain_rule", safe_message(exc), "arguments the tool accepts"),)
+
+
+def _pydantic_error(detail: Mapping[str, Any]) -> FieldError:
+    from toolkit._expected import format_path
+
+    loc: Any = None
+    for part in detail.get("loc", ()):
+        loc = (loc, part)
+    message = str(detail.get("msg", "refused"))
+    expected = str((detail.get("ctx") or {}).get("expected", "")) or message.removeprefix("Value error, ")
+    return FieldError(format_path(loc), "domain_rule", message, expected)
+
+
+def _run(tool: Tool, kwargs: dict[str, Any]) -> ToolResult:
+    assert tool.fn is not None
+    try:
+        returned = tool.fn(**kwargs)
+    except ToolkitError:
+        raise
+    except Exception as exc:
+        status: Status = "timeout" if isinstance(exc, TimeoutError) else "error"
+        return ToolResult(status, message=safe_message(exc), retryable=is_retryable(exc))
+    if isinstance(returned, ToolResult):
+        return returned
+    try:
+        return ToolResult("ok", data=to_jsonable(returned))
+    except TypeError as exc:
+        return ToolResult("error", message=str(exc), retryable=False)
+
+
+def safe_message(exc: BaseException) -> str:
+    """``"ValueError: first line of the message"``: enough for the model, never a traceback."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """An exception's own ``retryable`` attribute wins; otherwise timeouts and connection errors are."""
+    own = getattr(exc, "retryable", None)
+    if isinstance(own, bool):
+        return own
+    return isinstance(exc, _TRANSIENT)
+
+
+def to_jsonable(value: Any, depth: int = 0) -> Any:
+    """Plain JSON values from what tool functions return. Unknown objects raise ``TypeError``."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if depth > 64:
+        raise TypeError("the tool's return value is nested too deeply to serialise")
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v, depth + 1) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((to_jsonable(v, depth + 1) for v in value), key=repr)
+    return _object_to_jsonable(value, depth)
+
+
+def _object_to_jsonable(value: Any, depth: int) -> Any:
+    if isinstance(value, enum.Enum):
+        return to_jsonable(value.value, depth + 1)
+    if isinstance(value, _dt.date | _dt.time):
+        return value.isoformat()
+    if isinstance(value, _dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, uuid.UUID | PurePath):
+        return str(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return to_jsonable(fields, depth + 1)
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json")
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        return to_jsonable(to_dict(), depth + 1)
+    raise TypeError(f"the tool returned a {type(value).__name__}, which has no JSON form; return plain data")
