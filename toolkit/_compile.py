@@ -42,8 +42,9 @@ MAX_DEPTH = 64
 """Deepest data nesting (objects and arrays) the validator walks; deeper data is an error."""
 
 MAX_REF_HOPS = 128
-_OBJECT_KEYWORDS: tuple[str, ...] = ("properties", "additionalProperties", "required", "patternProperties", "minProperties")
-_OBJECT_KEYWORDS += ("maxProperties", "dependentRequired")
+_OBJECT_KEYWORDS = frozenset(
+    {"properties", "additionalProperties", "required", "patternProperties", "minProperties", "maxProperties"}
+) | {"dependentRequired"}
 
 
 @dataclass(frozen=True, slots=True)
