@@ -1,0 +1,467 @@
+"""HTTP tools: what generated tool modules run.
+
+An :class:`HttpTool` wraps a :class:`toolkit.Tool` built from an OpenAPI operation. A call
+
+1. validates strictly through the tool (everything lowering dropped is enforced; an ok result's ``data``
+   holds the cleaned arguments),
+2. asks for confirmation when the tool needs it (``needs_confirmation`` with the would-be request),
+3. binds the arguments to path (URL-encoded, no traversal), query, header and body by the binding map,
+4. adds credentials from configuration (:mod:`toolkit.runtime.credentials`), never from the model,
+5. sends the request through one shared httpx client (sync or async; any transport, e.g. in-process ASGI),
+6. maps the response to an envelope (:func:`to_result`) and trims it (:mod:`toolkit.runtime.trim`).
+
+It never raises for anything the model or the API did; misconfiguration shows up as an ``error`` envelope.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import re
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from toolkit._contract import Loss, Policy, ToolContract, parse_binding
+from toolkit._envelope import FieldError, Notice, ToolResult
+from toolkit._exceptions import RuntimeConfigError
+from toolkit._tool import Tool
+from toolkit.runtime.credentials import CredentialSource, SecurityScheme, apply_credentials
+from toolkit.runtime.trim import Trim, trim
+
+if TYPE_CHECKING:
+    import httpx
+
+    from toolkit._context import ToolContext
+
+__all__ = [
+    "ConfirmPolicy",
+    "HttpClient",
+    "HttpConfig",
+    "HttpRequest",
+    "HttpTool",
+    "SecurityScheme",
+    "Trim",
+    "load_tool",
+    "to_result",
+]
+
+ConfirmPolicy = bool | Callable[[str, Mapping[str, Any]], bool]
+"""``True`` allows every write, or a callable ``(tool_name, request_summary) -> bool`` decides per call."""
+
+_TEMPLATE = re.compile(r"\{([^{}]+)\}")
+_NO_BODY = object()
+
+
+@dataclass(frozen=True, slots=True)
+class HttpConfig:
+    """Where and how HTTP tools call: base URL, timeout, credentials, confirmation policy, transport.
+
+    ``credentials`` maps a security scheme's name in the spec to an environment variable name or a provider
+    callable; ``environ`` is the environment to read (``None``: the process environment). ``transport`` is
+    any httpx transport, sync or async (``httpx.ASGITransport(app)`` runs an ASGI app in-process).
+    """
+
+    base_url: str = "http://127.0.0.1:8765"
+    timeout: float = 10.0
+    credentials: Mapping[str, CredentialSource] = field(default_factory=dict)
+    environ: Mapping[str, str] | None = None
+    confirm: ConfirmPolicy = False
+    headers: Mapping[str, str] = field(default_factory=dict)
+    transport: Any = None
+    message_limit: int = 300
+
+    def env(self) -> Mapping[str, str]:
+        if self.environ is not None:
+            return self.environ
+        import os
+
+        return os.environ
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """A bound request, before credentials: what a confirmation shows and what is sent."""
+
+    method: str
+    path: str
+    query: tuple[tuple[str, str], ...] = ()
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: Any = _NO_BODY
+
+    @property
+    def has_body(self) -> bool:
+        return self.body is not _NO_BODY
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON view of the request (no credentials: they are added only when sending)."""
+        out: dict[str, Any] = {"method": self.method, "path": self.path}
+        if self.query:
+            out["query"] = [list(pair) for pair in self.query]
+        if self.headers:
+            out["headers"] = dict(self.headers)
+        if self.has_body:
+            out["body"] = self.body
+        return out
+
+
+class HttpClient:
+    """The httpx clients shared by a set of tools (one sync client; one async client per event loop)."""
+
+    def __init__(self, config: HttpConfig | None = None) -> None:
+        self.config = config or HttpConfig()
+        self._sync: httpx.Client | None = None
+        self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    @property
+    def async_only(self) -> bool:
+        """True when the transport can only be driven from an event loop (e.g. in-process ASGI)."""
+        import httpx
+
+        transport = self.config.transport
+        return isinstance(transport, httpx.AsyncBaseTransport) and not isinstance(transport, httpx.BaseTransport)
+
+    def _options(self) -> dict[str, Any]:
+        import httpx
+
+        options: dict[str, Any] = {"base_url": self.config.base_url, "timeout": httpx.Timeout(self.config.timeout)}
+        if self.config.transport is not None:
+            options["transport"] = self.config.transport
+        return options
+
+    def sync(self) -> httpx.Client:
+        if self._sync is None:
+            import httpx
+
+            self._sync = httpx.Client(**self._options())
+        return self._sync
+
+    def new_async(self) -> httpx.AsyncClient:
+        import httpx
+
+        return httpx.AsyncClient(**self._options())
+
+    def async_(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        client = self._async.get(loop)
+        if client is None:
+            client = self._async[loop] = self.new_async()
+        return client
+
+    def close(self) -> None:
+        if self._sync is not None:
+            self._sync.close()
+            self._sync = None
+
+    async def aclose(self) -> None:
+        self.close()
+        client = self._async.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.aclose()
+
+    def __enter__(self) -> HttpClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class HttpTool:
+    """A callable-tool-like HTTP tool: ``.name``, ``call(args, context)``, ``await acall(args, context)``."""
+
+    def __init__(
+        self,
+        tool: Tool,
+        *,
+        trim: Trim | None = None,
+        security: tuple[SecurityScheme, ...] = (),
+        config: HttpConfig | None = None,
+        client: HttpClient | None = None,
+    ) -> None:
+        if tool.method is None or tool.path is None:
+            raise RuntimeConfigError(
+                f"tool {tool.name!r} has no HTTP method/path; build HTTP tools from OpenAPI operations",
+                slug="not_http_tool",
+            )
+        self.tool = tool
+        self.trim = trim or Trim()
+        self.security = security
+        self.client = client or HttpClient(config)
+
+    # -- what the model sees ------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    @property
+    def description(self) -> str:
+        return self.tool.description
+
+    @property
+    def declaration(self) -> dict[str, Any]:
+        return self.tool.declaration
+
+    @property
+    def config(self) -> HttpConfig:
+        return self.client.config
+
+    def __repr__(self) -> str:
+        return f"<HttpTool {self.name!r} {self.tool.method} {self.tool.path!r}>"
+
+    # -- calling ------------------------------------------------------------------------------------
+    def prepare(self, args: Any, context: ToolContext | None = None) -> HttpRequest | ToolResult:
+        """Validate, confirm and bind: the request to send (before credentials), or the envelope that stops it."""
+        prepared = self._prepare(args, context)
+        return prepared.request if isinstance(prepared, _Prepared) else prepared
+
+    def _prepare(self, args: Any, context: ToolContext | None) -> _Prepared | ToolResult:
+        checked = self.tool.validate(args)
+        if not checked.ok:
+            return checked
+        bound = bind_request(self.tool, checked.data or {})
+        if isinstance(bound, ToolResult):
+            return bound.with_notices(checked.notices)
+        if self.tool.confirm and not self._confirmed(bound, context):
+            return ToolResult(
+                status="needs_confirmation",
+                data={"request": bound.summary()},
+                notices=checked.notices,
+                message=f"{self.name} changes data: ask the user to confirm this request before it is sent",
+            )
+        return _Prepared(bound, checked.notices)
+
+    def _confirmed(self, request: HttpRequest, context: ToolContext | None) -> bool:
+        if context is not None and context.extras.get("confirmed") is True:
+            return True
+        policy = self.config.confirm
+        return bool(policy(self.name, request.summary())) if callable(policy) else policy is True
+
+    def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
+        """Validate, bind, send (sync) and map the response. Never raises for bad args or API failures."""
+        if self.client.async_only:
+            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+                return pool.submit(asyncio.run, self._acall_private(args, context)).result()
+        prepared = self._prepare(args, context)
+        if isinstance(prepared, ToolResult):
+            return prepared
+        try:
+            request = self._build(prepared.request, self.client.sync())
+        except RuntimeConfigError as exc:
+            return _config_error(exc)
+        return self._outcome(lambda: self.client.sync().send(request), prepared.notices)
+
+    async def acall(self, args: Any, context: ToolContext | None = None) -> ToolResult:
+        """The async twin of :meth:`call`, on the shared async client of the running loop."""
+        return await self._acall_with(args, context, self.client.async_())
+
+    async def _acall_private(self, args: Any, context: ToolContext | None) -> ToolResult:
+        async with self.client.new_async() as client:
+            return await self._acall_with(args, context, client)
+
+    async def _acall_with(self, args: Any, context: ToolContext | None, client: httpx.AsyncClient) -> ToolResult:
+        import httpx
+
+        prepared = self._prepare(args, context)
+        if isinstance(prepared, ToolResult):
+            return prepared
+        try:
+            request = self._build(prepared.request, client)
+        except RuntimeConfigError as exc:
+            return _config_error(exc)
+        try:
+            response = await client.send(request)
+        except httpx.HTTPError as exc:
+            return _transport_error(exc, self.config.base_url)
+        return self._finish(response, prepared.notices)
+
+    def _build(self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+        headers = {**self.config.headers, **bound.headers}
+        query = list(bound.query)
+        cookies: dict[str, str] = {}
+        apply_credentials(self.security, self.config.credentials, self.config.env(), headers, query, cookies)
+        if cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        body: dict[str, Any] = {"json": bound.body} if bound.has_body else {}
+        return client.build_request(bound.method, bound.path, params=tuple(query), headers=headers, **body)
+
+    def _outcome(self, send: Callable[[], httpx.Response], notices: tuple[Notice, ...]) -> ToolResult:
+        import httpx
+
+        try:
+            response = send()
+        except httpx.HTTPError as exc:
+            return _transport_error(exc, self.config.base_url)
+        return self._finish(response, notices)
+
+    def _finish(self, response: httpx.Response, notices: tuple[Notice, ...]) -> ToolResult:
+        return to_result(response, self.trim, self.config.message_limit).with_notices(notices)
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    request: HttpRequest
+    notices: tuple[Notice, ...]
+
+
+# -- binding -----------------------------------------------------------------------------------------
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return str(value)
+
+
+def _bad_binding(field_name: str, code: str, problem: str, expected: str) -> ToolResult:
+    return ToolResult(status="invalid_arguments", errors=(FieldError(field_name, code, problem, expected),))
+
+
+def bind_request(tool: Tool, args: Mapping[str, Any]) -> HttpRequest | ToolResult:
+    """Rebuild the HTTP request from cleaned arguments with the tool's binding map."""
+    path_values: dict[str, str] = {}
+    query: list[tuple[str, str]] = []
+    headers: dict[str, str] = {}
+    body: Any = _NO_BODY
+    for arg, value in args.items():
+        where = tool.contract.binding.get(arg)
+        if where is None:
+            return ToolResult(status="error", message=f"argument {arg!r} has no binding; regenerate the tool")
+        location, original = parse_binding(where)
+        target = original or arg
+        if value is None and location != "body":
+            continue
+        if location == "path":
+            if _text(value) in (".", ".."):
+                return _bad_binding(arg, "path_traversal", f"{value!r} is not an id", "an id, not '.' or '..'")
+            path_values[target] = quote(_text(value), safe="")
+        elif location == "query":
+            items = value if isinstance(value, list) else [value]
+            query.extend((target, _text(item)) for item in items)
+        elif location == "header":
+            headers[target] = _text(value)
+        elif original is None:
+            body = value
+        else:
+            body = {} if body is _NO_BODY else body
+            body[original] = value
+    missing = [name for name in _TEMPLATE.findall(tool.path or "") if name not in path_values]
+    if missing:
+        return _bad_binding(missing[0], "missing", "path parameter has no value", "a value for the URL path")
+    path = _TEMPLATE.sub(lambda m: path_values[m.group(1)], tool.path or "")
+    return HttpRequest(method=(tool.method or "GET").upper(), path=path, query=tuple(query), headers=headers, body=body)
+
+
+# -- responses -----------------------------------------------------------------------------------------
+_REJECTED_CODES = {403: "forbidden", 404: "not_found", 409: "conflict", 410: "gone", 412: "precondition_failed"}
+_EXPECTED = {
+    "forbidden": "an action the caller is allowed to take",
+    "not_found": "an id that exists (look it up first)",
+    "conflict": "a request the resource's current state allows",
+}
+
+
+def _decode(response: httpx.Response) -> Any:
+    if not response.content:
+        return None
+    if "json" in response.headers.get("content-type", ""):
+        try:
+            return response.json()
+        except ValueError:
+            pass
+    return response.text
+
+
+def _server_message(body: Any, status: int, limit: int) -> str:
+    text = ""
+    if isinstance(body, Mapping):
+        parts = [str(body[k]) for k in ("title", "detail", "message", "error") if isinstance(body.get(k), str | int)]
+        text = ": ".join(dict.fromkeys(parts)) or json.dumps(body, ensure_ascii=False, default=str)
+    elif body is not None:
+        text = str(body)
+    text = " ".join(text.split()) or f"HTTP {status}"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def to_result(response: httpx.Response, settings: Trim, message_limit: int = 300) -> ToolResult:
+    """Map an HTTP response to an envelope: 2xx ok (trimmed), 4xx rejected/invalid_arguments, else error."""
+    status = response.status_code
+    body = _decode(response)
+    if 200 <= status < 300:
+        data, notices = trim(body, settings)
+        return ToolResult(status="ok", data=data, notices=notices)
+    message = _server_message(body, status, message_limit)
+    if status in (400, 422):
+        error = FieldError("", "server_rejected", message, "arguments the API accepts")
+        return ToolResult(status="invalid_arguments", errors=(error,), message=f"HTTP {status}: {message}")
+    if status in (401, 407):
+        return ToolResult(
+            status="error", retryable=False, message=f"HTTP {status}: the API refused the tool's credentials"
+        )
+    if status == 408:
+        return ToolResult(status="timeout", retryable=True, message=f"HTTP 408: {message}")
+    if status == 429:
+        return ToolResult(status="error", retryable=True, message=f"HTTP 429 (rate limited): {message}")
+    if 400 <= status < 500:
+        code = _REJECTED_CODES.get(status, f"http_{status}")
+        error = FieldError("", code, message, _EXPECTED.get(code, "a request the API accepts"))
+        return ToolResult(status="rejected", errors=(error,), message=f"HTTP {status}: {message}")
+    return ToolResult(status="error", retryable=status not in (501, 505), message=f"HTTP {status}: {message}")
+
+
+def _transport_error(exc: httpx.HTTPError, base_url: str) -> ToolResult:
+    import httpx
+
+    kind = type(exc).__name__
+    if isinstance(exc, httpx.TimeoutException):
+        return ToolResult(status="timeout", retryable=True, message=f"the API at {base_url} did not answer in time")
+    if isinstance(exc, httpx.TransportError):
+        return ToolResult(status="error", retryable=True, message=f"could not reach the API at {base_url} ({kind})")
+    return ToolResult(status="error", retryable=False, message=f"the request failed ({kind})")
+
+
+def _config_error(exc: RuntimeConfigError) -> ToolResult:
+    return ToolResult(status="error", retryable=False, message=f"tool misconfigured ({exc.slug}): {exc.message}")
+
+
+# -- generated modules ------------------------------------------------------------------------------
+def load_json(package: str, filename: str) -> Any:
+    """Read a JSON resource shipped inside a generated package."""
+    node = resources.files(package)
+    for part in filename.split("/"):
+        node = node.joinpath(part)
+    return json.loads(node.read_text(encoding="utf-8"))
+
+
+def load_tool(package: str, stem: str, *, binding: Mapping[str, str]) -> Tool:
+    """Build a :class:`Tool` from a generated package's stored contract and declaration, without the spec.
+
+    ``declarations/<stem>.json`` is the exact (golden) declaration; ``contracts/<stem>.json`` holds the full
+    ``args_schema``, effect, confirmation, HTTP method/path, policy and losses.
+    """
+    declaration = load_json(package, f"declarations/{stem}.json")
+    stored = load_json(package, f"contracts/{stem}.json")
+    contract = ToolContract(
+        name=declaration["name"],
+        description=declaration["description"],
+        args_schema=stored["args_schema"],
+        effect=stored["effect"],
+        confirm=stored["confirm"],
+        binding=dict(binding),
+        source="openapi",
+        operation_id=stored.get("operation_id"),
+        method=stored["method"],
+        path=stored["path"],
+    )
+    losses = tuple(Loss(**raw) for raw in stored.get("losses", ()))
+    return Tool(
+        contract=contract,
+        parameters=declaration.get("parameters"),
+        lowering_losses=losses,
+        policy=Policy(**stored.get("policy", {})),
+    )
