@@ -6,10 +6,10 @@ call (how a model corrects itself from an error envelope). :func:`run_loop` feed
 :class:`~toolkit.runtime.Executor` and records an :class:`EventStream` (``call``, ``validation``, ``result``,
 ``error`` events) with helpers to assert on it::
 
-    events = run_loop(ScriptedModel([bad_call, retry_with({"limit": 100})]), executor)
+    events = run_loop(ScriptedModel([bad_call, retry_with({"limit": 10})]), executor)
     events.assert_corrected("limit")
 
-:func:`seed_scenario` is the ready-made version of exactly that: a first call with an out-of-range argument,
+:func:`seed_scenario` is the ready-made version of exactly that: a first call with a quoted number for ``limit``,
 the ``invalid_arguments`` envelope propagated back, a second call with the corrected field succeeding.
 """
 
@@ -219,7 +219,8 @@ class IssueSearch:
             errors.append(FieldError("query", "missing", f"got {args.get('query')!r}", "a search text"))
         limit = args.get("limit", 20)
         if isinstance(limit, bool) or not isinstance(limit, int):
-            errors.append(FieldError("limit", "wrong_type", f"not an integer: {limit!r}", "integer between 1 and 100"))
+            problem = f"{type(limit).__name__} {limit!r} is not an integer"
+            errors.append(FieldError("limit", "wrong_type", problem, "integer between 1 and 100"))
         elif not 1 <= limit <= 100:
             errors.append(FieldError("limit", "out_of_range", f"out of range: {limit}", "integer between 1 and 100"))
         if errors:
@@ -235,8 +236,9 @@ class IssueSearch:
         return ToolResult(status="ok", data={"total": len(issues), "issues": issues})
 
 
-def seed_scenario(tool: Any = None, *, bad_limit: int = 500, fixed_limit: int = 100) -> EventStream:
-    """The seed's in-agent test: ``limit`` out of range → ``invalid_arguments`` → corrected call → ``ok``.
+def seed_scenario(tool: Any = None, *, bad_limit: Any = "10", fixed_limit: int = 10) -> EventStream:
+    """The seed's in-agent test: ``limit`` sent as a quoted string → ``invalid_arguments`` → the corrected call
+    (an integer) → ``ok``. (An out-of-range limit would not do: read parameters are clamped, not rejected.)
 
     ``tool`` defaults to :class:`IssueSearch`; any callable-tool-like with ``query`` and ``limit`` works (for
     instance ``tk.from_function(toolkit.examples.search_issues)``).
