@@ -61,7 +61,8 @@ def test_change_is_frozen_and_carries_the_tool_name() -> None:
     pair = _load(PAIRS / "maximum_lowered.json")
     (change,) = diff_declarations(pair["before"], pair["after"]).changes
     assert change.tool == "orders_list"
-    assert "100" in change.summary and "50" in change.summary
+    assert "100" in change.summary
+    assert "50" in change.summary
     with pytest.raises(AttributeError):
         change.rule = "other"  # type: ignore[misc]
 
@@ -91,7 +92,11 @@ def test_collections_match_by_name_and_report_added_and_removed_tools() -> None:
     old = [_decl("a", x={"type": "STRING"}), _decl("b", y={"type": "INTEGER"})]
     new = [_decl("a", x={"type": "INTEGER"}), _decl("c", z={"type": "BOOLEAN"})]
     diff = diff_declarations(old, new)
-    assert {(c.tool, c.rule) for c in diff.changes} == {("a", "type_changed"), ("b", "tool_removed"), ("c", "tool_added")}
+    assert {(c.tool, c.rule) for c in diff.changes} == {
+        ("a", "type_changed"),
+        ("b", "tool_removed"),
+        ("c", "tool_added"),
+    }
     assert diff.by_tool()["c"].verdict == "additive"
     assert diff.by_tool()["b"].verdict == "breaking"
 
@@ -133,7 +138,11 @@ def test_to_dict_is_json_with_counts_per_kind() -> None:
     assert json.loads(json.dumps(data)) == data
     assert data["verdict"] == "breaking"
     assert data["counts"] == {"breaking": 1, "behavioural": 1, "additive": 1}
-    assert {c["rule"] for c in data["changes"]} == {"tool_description_changed", "constraint_tightened", "enum_member_added"}
+    assert {c["rule"] for c in data["changes"]} == {
+        "tool_description_changed",
+        "constraint_tightened",
+        "enum_member_added",
+    }
 
 
 def test_markdown_is_a_table_with_one_row_per_change_and_escaped_pipes() -> None:

@@ -1,0 +1,238 @@
+"""Golden declaration files: the exact JSON each tool sends to the model, committed and checked.
+
+    report = tk.golden.check(toolset, "golden")     # GoldenReport: missing, stale, orphaned, ok
+    tk.golden.update(toolset, "golden")             # write what is missing or stale, atomically
+
+``golden/<tool_name>.json`` holds :func:`toolkit._canonical.pretty` of ``tool.declaration``: sorted keys,
+two-space indent, UTF-8, a trailing newline, no timestamps — the same bytes on every machine. A check fails
+on any drift (a stale file carries the classified :class:`~toolkit._diff.DeclarationDiff` for review), on a
+tool without a file (missing) and on a file without a tool (orphaned). Writes go to a temporary file in the
+same folder and are renamed over the old one, so a crash leaves the old file or the new one, never half.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolkit._canonical import pretty
+from toolkit._diff import DeclarationDiff, _mimebundle, diff_declarations
+from toolkit._exceptions import GoldenError
+
+__all__ = [
+    "GoldenReport",
+    "Stale",
+    "UpdateResult",
+    "check",
+    "declarations",
+    "golden_path",
+    "load",
+    "update",
+    "write_atomic",
+]
+
+SUFFIX = ".json"
+
+
+@dataclass(frozen=True, slots=True)
+class Stale:
+    """A golden file that differs from the tool's declaration, with the classified diff (golden → now).
+
+    ``diff`` is ``None`` when the file is not valid JSON; an empty diff means only the bytes differ
+    (formatting), which still fails the check because golden files are compared byte for byte.
+    """
+
+    name: str
+    diff: DeclarationDiff | None
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "reason": self.reason, "diff": None if self.diff is None else self.diff.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class GoldenReport:
+    """What :func:`check` found. ``passed`` is true only when nothing is missing, stale or orphaned."""
+
+    missing: tuple[str, ...]
+    stale: tuple[Stale, ...]
+    orphaned: tuple[str, ...]
+    ok: tuple[str, ...]
+    directory: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not (self.missing or self.stale or self.orphaned)
+
+    @property
+    def verdict(self) -> str:
+        """The worst kind of change among the stale files (``"none"`` when there are none)."""
+        from toolkit._diff import worst
+
+        return worst(s.diff.verdict if s.diff is not None else "breaking" for s in self.stale)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "directory": self.directory,
+            "passed": self.passed,
+            "missing": list(self.missing),
+            "stale": [s.to_dict() for s in self.stale],
+            "orphaned": list(self.orphaned),
+            "ok": list(self.ok),
+        }
+
+    def to_text(self) -> str:
+        lines = [
+            f"golden {'passed' if self.passed else 'FAILED'} ({self.directory}): {len(self.ok)} ok, "
+            f"{len(self.missing)} missing, {len(self.stale)} stale, {len(self.orphaned)} orphaned"
+        ]
+        lines += [f"  missing   {name}  (no golden file yet)" for name in self.missing]
+        for entry in self.stale:
+            verdict = entry.diff.verdict if entry.diff is not None else "unreadable"
+            lines.append(f"  stale     {entry.name}  ({verdict}{': ' + entry.reason if entry.reason else ''})")
+            if entry.diff is not None:
+                lines += [f"    {line}" for line in entry.diff.to_text().splitlines()[1:]]
+        lines += [f"  orphaned  {name}  (golden file with no tool)" for name in self.orphaned]
+        if not self.passed:
+            lines.append("review the changes, then run `toolkit golden update` to accept them")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GoldenReport passed={self.passed} ok={len(self.ok)} missing={len(self.missing)} "
+            f"stale={len(self.stale)} orphaned={len(self.orphaned)}>"
+        )
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return _mimebundle(self)
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateResult:
+    """What :func:`update` wrote and removed (names), and what it left untouched."""
+
+    written: tuple[str, ...]
+    removed: tuple[str, ...]
+    unchanged: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"written": list(self.written), "removed": list(self.removed), "unchanged": list(self.unchanged)}
+
+
+# -- reading -----------------------------------------------------------------------------------------------
+
+
+def declarations(tools: Any) -> dict[str, dict[str, Any]]:
+    """``{name: declaration}`` for a Tool, a declaration dict, a Toolset, or any iterable of those."""
+    if _is_single(tools):
+        tools = [tools]
+    elif isinstance(tools, Mapping):
+        tools = list(tools.values())  # {name: declaration}, as load() returns
+    out: dict[str, dict[str, Any]] = {}
+    for item in tools:
+        if _is_single(item):
+            declaration = dict(item.declaration if hasattr(item, "declaration") else item)
+            out[str(declaration["name"])] = declaration
+        else:
+            out.update(declarations(item))  # a Toolset inside a list
+    return out
+
+
+def _is_single(item: Any) -> bool:
+    return hasattr(item, "declaration") or (isinstance(item, Mapping) and isinstance(item.get("name"), str))
+
+
+def golden_path(directory: str | os.PathLike[str], name: str) -> Path:
+    """Where the golden file of tool ``name`` lives."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise GoldenError(f"tool name {name!r} cannot be a golden file name; rename the tool", slug="golden_name")
+    return Path(directory) / f"{name}{SUFFIX}"
+
+
+def load(directory: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
+    """Every golden declaration in ``directory``, keyed by file stem (raises GoldenError on bad JSON)."""
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise GoldenError(f"golden folder {str(folder)!r} does not exist; run `toolkit golden update` first")
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob(f"*{SUFFIX}")):
+        try:
+            out[path.stem] = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, OSError) as error:
+            raise GoldenError(f"{path} is not a readable JSON file ({error}); fix or delete it") from error
+    return out
+
+
+def _compare(name: str, declaration: Mapping[str, Any], path: Path) -> Stale | None:
+    text = path.read_text(encoding="utf-8")
+    if text == pretty(declaration):
+        return None
+    try:
+        stored = json.loads(text)
+    except ValueError as error:
+        return Stale(name, None, f"not valid JSON: {error}")
+    diff = diff_declarations(stored, declaration)
+    return Stale(name, diff, "" if diff else "same declaration, different bytes (formatting)")
+
+
+def check(tools: Any, directory: str | os.PathLike[str]) -> GoldenReport:
+    """Compare each tool's declaration with ``directory/<name>.json``, byte for byte."""
+    folder = Path(directory)
+    current = declarations(tools)
+    missing: list[str] = []
+    stale: list[Stale] = []
+    ok: list[str] = []
+    for name in sorted(current):
+        path = golden_path(folder, name)
+        if not path.is_file():
+            missing.append(name)
+        elif (entry := _compare(name, current[name], path)) is not None:
+            stale.append(entry)
+        else:
+            ok.append(name)
+    present = sorted(p.stem for p in folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []
+    orphaned = tuple(stem for stem in present if stem not in current)
+    return GoldenReport(tuple(missing), tuple(stale), orphaned, tuple(ok), str(folder))
+
+
+# -- writing -----------------------------------------------------------------------------------------------
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` so that readers see the old file or the new one, never half.
+
+    The bytes go to a temporary file in the same folder (same filesystem), are flushed to disk, and the
+    temporary file is renamed over ``path`` with :func:`os.replace`; on any failure it is removed.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException as error:
+        Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError | ValueError):
+            raise GoldenError(f"could not write {target}: {error}", slug="golden_write") from error
+        raise
+
+
+def update(tools: Any, directory: str | os.PathLike[str], *, prune: bool = False) -> UpdateResult:
+    """Write the golden file of every tool that is missing or stale; with ``prune``, delete orphans."""
+    current = declarations(tools)
+    report = check(current.values(), directory)
+    written = tuple(sorted([*report.missing, *(s.name for s in report.stale)]))
+    for name in written:
+        write_atomic(golden_path(directory, name), pretty(current[name]))
+    removed = report.orphaned if prune else ()
+    for name in removed:
+        golden_path(directory, name).unlink()
+    return UpdateResult(written=written, removed=removed, unchanged=report.ok)
