@@ -31,6 +31,7 @@ _TIGHTEST: dict[str, Callable[[Any, Any], Any]] = {
     "maxProperties": min,
 }
 _FIRST_WINS = frozenset({"description", "default", "propertyOrdering", "$path"})
+_ANNOTATIONS = frozenset({"description", "default"})
 
 
 def allows_null(draft: Draft) -> bool:
@@ -52,11 +53,14 @@ def copy_draft(value: Any) -> Any:
 def merge_into(target: Draft, other: Draft, path: str, lose: LoseFn) -> None:
     """Merge ``other`` into ``target`` in place (``allOf`` semantics); ``path`` locates reported conflicts."""
     nullable = allows_null(target) and allows_null(other)
+    if len(target) == 1 and "$path" in other:  # nothing of its own yet: the node *is* what it refers to
+        target["$path"] = other["$path"]
     for key, value in other.items():
         if key not in target:
             target[key] = value
         elif key in _FIRST_WINS or key == "nullable":
-            continue
+            if key in _ANNOTATIONS and target[key] != value:
+                lose(other.get("$path", path), key, value, f"replaced by the {key} given nearer the use")
         elif key in _TIGHTEST:
             target[key] = _TIGHTEST[key](target[key], value)
         else:

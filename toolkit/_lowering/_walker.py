@@ -29,129 +29,18 @@ Decisions a reader should know:
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, NamedTuple
 from urllib.parse import unquote
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
+from toolkit._lowering._keywords import KEYWORDS, LATE, REASONS, TYPES, bad, count, escape, json_type, number
 from toolkit._lowering._merge import Draft, merge_into
 
-__all__ = ["KEYWORDS", "SILENT_KEYWORDS", "Walker", "escape"]
+__all__ = ["Site", "Walker"]
 
 KeywordMethod = Callable[["Walker", str, Any, "Site"], None]
-
-KEYWORDS: dict[str, str] = {
-    # carried
-    "type": "type",
-    "nullable": "nullable",
-    "enum": "enum",
-    "const": "const",
-    "description": "description",
-    "default": "default",
-    "format": "format",
-    "pattern": "pattern",
-    "minimum": "bound",
-    "maximum": "bound",
-    "minLength": "count",
-    "maxLength": "count",
-    "minItems": "count",
-    "maxItems": "count",
-    "minProperties": "count",
-    "maxProperties": "count",
-    "properties": "properties",
-    "required": "required",
-    "items": "items",
-    "propertyOrdering": "property_ordering",
-    "readOnly": "read_only",
-    # rewritten
-    "exclusiveMinimum": "exclusive_bound",
-    "exclusiveMaximum": "exclusive_bound",
-    "prefixItems": "prefix_items",
-    "$ref": "ref",
-    "allOf": "all_of",
-    "anyOf": "any_of",
-    "oneOf": "one_of",
-    # consumed without a loss (no constraint, no place in a declaration)
-    "title": "silent",
-    "$schema": "silent",
-    "$id": "silent",
-    "$anchor": "silent",
-    "$dynamicAnchor": "silent",
-    "$vocabulary": "silent",
-    "$defs": "silent",
-    "definitions": "silent",
-    # dropped with a loss
-    **dict.fromkeys(
-        [
-            "additionalProperties",
-            "additionalItems",
-            "patternProperties",
-            "propertyNames",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-            "multipleOf",
-            "uniqueItems",
-            "contains",
-            "minContains",
-            "maxContains",
-            "not",
-            "if",
-            "then",
-            "else",
-            "$dynamicRef",
-            "$comment",
-            "examples",
-            "example",
-            "deprecated",
-            "writeOnly",
-            "contentEncoding",
-            "contentMediaType",
-            "contentSchema",
-            "discriminator",
-            "xml",
-            "externalDocs",
-        ],
-        "unsupported",
-    ),
-}
-SILENT_KEYWORDS = frozenset(key for key, method in KEYWORDS.items() if method == "silent")
-_LATE = ("const", "$ref", "allOf", "anyOf", "oneOf")  # read after a node's own keywords: own words win
-_TYPES = {
-    "string": "STRING",
-    "number": "NUMBER",
-    "integer": "INTEGER",
-    "boolean": "BOOLEAN",
-    "array": "ARRAY",
-    "object": "OBJECT",
-    "null": "NULL",
-}
-_REASONS = {
-    "additionalProperties": "the subset cannot say which extra keys an object accepts",
-    "multipleOf": "the subset has no step constraint",
-    "uniqueItems": "the subset cannot ask for distinct items",
-    "examples": "examples are not sent; put a representative value in the description",
-    "example": "examples are not sent; put a representative value in the description",
-    "oneOf": "sent as anyOf: the model is not told that exactly one branch may match",
-    "discriminator": "the subset has no discriminator; branches are offered as a plain anyOf",
-    "deprecated": "the model is not told the field is deprecated",
-    "writeOnly": "annotation without a place in the subset",
-    "$comment": "comments are not sent",
-}
-
-
-def escape(token: str) -> str:
-    """Escape one JSON pointer reference token (RFC 6901)."""
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def _bad(path: str, keyword: str, message: str) -> SchemaError:
-    where = path or "the root"
-    return SchemaError(f"{keyword} at {where} {message}", slug="bad_keyword")
 
 
 class Site(NamedTuple):
@@ -224,14 +113,14 @@ class Walker:
         site = Site(schema, path, nesting, out)
         dispatch = self.dispatch
         for key, value in schema.items():
-            if key in _LATE:
+            if key in LATE:
                 continue
             method = dispatch.get(key)
             if method is not None:
                 method(self, key, value, site)
             elif not (isinstance(key, str) and key.startswith("x-")):
                 self.lose(path, str(key), value, "not a JSON Schema 2020-12 keyword the subset carries")
-        for key in _LATE:
+        for key in LATE:
             if key in schema:
                 dispatch[key](self, key, schema[key], site)
         return out
@@ -239,9 +128,9 @@ class Walker:
     # -- carried keywords ------------------------------------------------------------------------------
     def kw_type(self, key: str, value: Any, site: Site) -> None:
         names = [value] if isinstance(value, str) else value
-        if not isinstance(names, list) or not names or any(not isinstance(n, str) or n not in _TYPES for n in names):
-            raise _bad(site.path, key, f"is {value!r}; use one of {sorted(_TYPES)} or a non-empty list of them")
-        kinds = list(dict.fromkeys(_TYPES[name] for name in names if name != "null"))
+        if not isinstance(names, list) or not names or any(not isinstance(n, str) or n not in TYPES for n in names):
+            raise bad(site.path, key, f"is {value!r}; use one of {sorted(TYPES)} or a non-empty list of them")
+        kinds = list(dict.fromkeys(TYPES[name] for name in names if name != "null"))
         if "INTEGER" in kinds and "NUMBER" in kinds:
             kinds.remove("INTEGER")
         nullable = "null" in names
@@ -259,13 +148,13 @@ class Walker:
 
     def kw_nullable(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, bool):
-            raise _bad(site.path, key, f"is {value!r}; use true or false")
+            raise bad(site.path, key, f"is {value!r}; use true or false")
         if value:
             site.out["nullable"] = True
 
     def kw_enum(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, list):
-            raise _bad(site.path, key, f"is a {type(value).__name__}; use a list of values")
+            raise bad(site.path, key, f"is a {type(value).__name__}; use a list of values")
         if not value:
             self.lose(site.path, key, value, "an empty enum accepts nothing; the subset cannot say so")
             return
@@ -277,16 +166,16 @@ class Walker:
             self.lose(site.path, "enum", out["enum"], "const is not among the enum values; the const is kept")
         if value is None or isinstance(value, str):
             out["enum"] = [value]
-            out.setdefault("type", _json_type(value))
+            out.setdefault("type", json_type(value))
             return
         out["enum"] = [json.dumps(value, sort_keys=True)]
         out["type"] = "STRING"
-        reason = f"sent as a one-value STRING enum (the value is a {_json_type(value)}); the validator keeps it"
+        reason = f"sent as a one-value STRING enum (the value is {json_type(value).lower()}); the validator keeps it"
         self.lose(site.path, key, value, reason)
 
     def kw_description(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, str):
-            raise _bad(site.path, key, f"is a {type(value).__name__}; use a string")
+            raise bad(site.path, key, f"is a {type(value).__name__}; use a string")
         site.out["description"] = value
 
     def kw_default(self, key: str, value: Any, site: Site) -> None:
@@ -294,7 +183,7 @@ class Walker:
 
     def kw_format(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, str):
-            raise _bad(site.path, key, f"is a {type(value).__name__}; use a string")
+            raise bad(site.path, key, f"is a {type(value).__name__}; use a string")
         if self.keep_format(value):
             site.out["format"] = value
         else:
@@ -302,18 +191,18 @@ class Walker:
 
     def kw_pattern(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, str):
-            raise _bad(site.path, key, f"is a {type(value).__name__}; use a regular expression string")
+            raise bad(site.path, key, f"is a {type(value).__name__}; use a regular expression string")
         site.out["pattern"] = value
 
     def kw_bound(self, key: str, value: Any, site: Site) -> None:
-        site.out[key] = _number(value, site.path, key)
+        site.out[key] = number(value, site.path, key)
 
     def kw_count(self, key: str, value: Any, site: Site) -> None:
-        site.out[key] = _count(value, site.path, key)
+        site.out[key] = count(value, site.path, key)
 
     def kw_properties(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, Mapping):
-            raise _bad(site.path, key, f"is a {type(value).__name__}; use an object of schemas")
+            raise bad(site.path, key, f"is a {type(value).__name__}; use an object of schemas")
         properties: dict[str, Draft] = {}
         for name, sub in value.items():
             where = f"{site.path}/properties/{escape(str(name))}"
@@ -327,7 +216,7 @@ class Walker:
 
     def kw_required(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-            raise _bad(site.path, key, f"is {value!r}; use a list of property names")
+            raise bad(site.path, key, f"is {value!r}; use a list of property names")
         site.out["required"] = list(dict.fromkeys(value))
 
     def kw_items(self, key: str, value: Any, site: Site) -> None:
@@ -340,7 +229,7 @@ class Walker:
 
     def kw_property_ordering(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-            raise _bad(site.path, key, f"is {value!r}; use a list of property names")
+            raise bad(site.path, key, f"is {value!r}; use a list of property names")
         site.out["propertyOrdering"] = list(value)
 
     def kw_read_only(self, key: str, value: Any, site: Site) -> None:
@@ -353,12 +242,12 @@ class Walker:
         if isinstance(value, bool) or inclusive in site.schema:
             self.lose(site.path, key, value, "the subset has only inclusive bounds")
             return
-        site.out[inclusive] = _number(value, site.path, key)
+        site.out[inclusive] = number(value, site.path, key)
         self.lose(site.path, key, value, f"sent as the inclusive {inclusive}; the bound itself is not allowed")
 
     def kw_prefix_items(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, list):
-            raise _bad(site.path, key, f"is a {type(value).__name__}; use a list of schemas")
+            raise bad(site.path, key, f"is a {type(value).__name__}; use a list of schemas")
         self.lose(site.path, key, value, "positional item schemas are sent as one anyOf for every item")
         path, nesting = site.path, site.nesting
         branches = [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
@@ -370,8 +259,8 @@ class Walker:
         if len(self.refs) >= self.max_depth:
             kind = target.get("type") if isinstance(target, Mapping) else None
             cut: Draft = {"$path": where}
-            if isinstance(kind, str) and kind in _TYPES:
-                cut["type"] = _TYPES[kind]
+            if isinstance(kind, str) and kind in TYPES:
+                cut["type"] = TYPES[kind]
             self.lose(site.path, key, value, f"inlining stops after {self.max_depth} nested references")
             merge_into(site.out, cut, site.path, self.lose)
             return
@@ -392,7 +281,7 @@ class Walker:
     def kw_one_of(self, key: str, value: Any, site: Site) -> None:
         branches = self.branches(key, value, site)
         if sum(1 for draft in branches if draft.get("type") != "NULL") > 1:
-            self.lose(site.path, key, value, _REASONS["oneOf"])
+            self.lose(site.path, key, value, REASONS["oneOf"])
         self.union(branches, site)
 
     # -- dropped keywords ------------------------------------------------------------------------------
@@ -400,12 +289,12 @@ class Walker:
         return
 
     def kw_unsupported(self, key: str, value: Any, site: Site) -> None:
-        self.lose(site.path, key, value, _REASONS.get(key, "the subset has no such keyword"))
+        self.lose(site.path, key, value, REASONS.get(key, "the subset has no such keyword"))
 
     # -- shared steps ----------------------------------------------------------------------------------
     def branches(self, key: str, value: Any, site: Site) -> list[Draft]:
         if not isinstance(value, list) or not value:
-            raise _bad(site.path, key, f"is {value!r}; use a non-empty list of schemas")
+            raise bad(site.path, key, f"is {value!r}; use a non-empty list of schemas")
         path, nesting = site.path, site.nesting
         return [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
 
@@ -432,7 +321,7 @@ class Walker:
         """Find a local ``$ref`` target; returns its JSON pointer and the node."""
         where = path or "the root"
         if not isinstance(ref, str):
-            raise _bad(path, "$ref", f"is a {type(ref).__name__}; use a string like '#/$defs/Name'")
+            raise bad(path, "$ref", f"is a {type(ref).__name__}; use a string like '#/$defs/Name'")
         if not ref.startswith("#"):
             raise SchemaError(
                 f"$ref {ref!r} at {where} is not local; inline it or move it under $defs "
@@ -452,36 +341,6 @@ class Walker:
             else:
                 raise SchemaError(f"$ref {ref!r} at {where} points to nothing", slug="unresolved_ref")
         return pointer, node
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "BOOLEAN"
-    if isinstance(value, int):
-        return "INTEGER"
-    if isinstance(value, float):
-        return "NUMBER"
-    if isinstance(value, list):
-        return "ARRAY"
-    if isinstance(value, Mapping):
-        return "OBJECT"
-    return "STRING"
-
-
-def _number(value: Any, path: str, keyword: str) -> float | int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _bad(path, keyword, f"is {value!r}; use a finite number")
-    return value
-
-
-def _count(value: Any, path: str, keyword: str) -> int:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _bad(path, keyword, f"is {value!r}; use a non-negative integer")
-    return value
 
 
 def _build_dispatch(cls: type[Walker]) -> dict[str, KeywordMethod]:

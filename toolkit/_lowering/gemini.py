@@ -30,7 +30,7 @@ from typing import Any
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
 from toolkit._lowering._walker import Walker
 
-__all__ = ["FORMATS", "SUBSET_KEYS", "GeminiWalker"]
+__all__ = ["FORMATS", "SUBSET_KEYS", "GeminiWalker", "violations"]
 
 FORMATS = frozenset({"date", "date-time", "int32", "int64", "float", "double", "email", "byte", "password", "enum"})
 SUBSET_KEYS = frozenset(
@@ -117,7 +117,7 @@ class GeminiWalker(Walker):
         if "items" in draft:
             draft["items"] = self.finish(draft["items"])
         elif draft["type"] == "ARRAY":
-            draft["items"] = self._finish_untyped({"$path": path}, path)
+            draft["items"] = self._finish_untyped({"$path": path}, path, "items")
         self._finish_names(draft, path)
         return draft
 
@@ -134,13 +134,10 @@ class GeminiWalker(Walker):
             return kind
         return None
 
-    def _finish_untyped(self, draft: Draft, path: str) -> dict[str, Any]:
-        self.lose(
-            path,
-            "type",
-            None,
-            "no type given: offered as anyOf STRING, NUMBER, BOOLEAN, OBJECT (arrays and null are not offered)",
-        )
+    def _finish_untyped(self, draft: Draft, path: str, keyword: str = "type") -> dict[str, Any]:
+        what = "no type given" if keyword == "type" else "no item schema given"
+        reason = f"{what}: offered as anyOf STRING, NUMBER, BOOLEAN, OBJECT (arrays and null are not offered)"
+        self.lose(path, keyword, None, reason)
         draft["anyOf"] = [{"$path": path, "type": kind} for kind in _ANY_TYPES]
         return self._finish_union(draft, path)
 
@@ -176,14 +173,16 @@ class GeminiWalker(Walker):
             values = [value for value in values if value is not None]
             draft["nullable"] = True
         if not values:
-            draft.pop("enum")
+            self.lose(path, "enum", draft.pop("enum"), "an enum of only null: sent as a nullable node without enum")
             return
         if all(isinstance(value, str) for value in values) and draft["type"] == "STRING":
             draft["enum"] = values
             return
         strings = [value if isinstance(value, str) else json.dumps(value, sort_keys=True) for value in values]
         draft["enum"] = list(dict.fromkeys(strings))
-        reason = f"enum values sent as strings on a STRING node (was {draft['type']}); the validator keeps the original"
+        reason = "the subset's enum holds strings: values sent as strings; the validator keeps the originals"
+        if draft["type"] != "STRING":
+            reason += f" (the node is sent as STRING instead of {draft['type']})"
         self.lose(path, "enum", values, reason)
         if draft["type"] != "STRING":
             for keyword in _NOT_FOR_STRINGS:
@@ -223,3 +222,35 @@ def _fits(value: Any, kind: str | None) -> bool:
     if isinstance(value, list):
         return kind == "ARRAY"
     return kind == "OBJECT"
+
+
+def violations(schema: Any, path: str = "") -> list[str]:
+    """Every way ``schema`` breaks the subset or the Vertex rules above, as ``"<pointer>: <problem>"``.
+
+    An empty list means the schema is safe to send. Used by tests on every lowered output, and usable on
+    declarations that come from elsewhere.
+    """
+    if not isinstance(schema, dict):
+        return [f"{path}: a schema node must be an object"]
+    found = [f"{path}: key {key!r} is outside the subset" for key in schema if key not in SUBSET_KEYS]
+    if "anyOf" in schema:
+        found += [f"{path}: anyOf beside {key!r}" for key in schema if key not in ("anyOf", "description")]
+        for index, branch in enumerate(schema["anyOf"]):
+            found += violations(branch, f"{path}/anyOf/{index}")
+        return found
+    kind = schema.get("type")
+    if kind not in ("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT"):
+        found.append(f"{path}: type {kind!r} is not one of the six subset types")
+    if "enum" in schema and (kind != "STRING" or not all(isinstance(value, str) for value in schema["enum"])):
+        found.append(f"{path}: enum must hold strings on a STRING node")
+    if kind == "ARRAY" and "items" not in schema:
+        found.append(f"{path}: ARRAY without items")
+    declared = schema.get("properties", {})
+    found += [
+        f"{path}: required {name!r} is not a property" for name in schema.get("required", ()) if name not in declared
+    ]
+    for name, sub in declared.items():
+        found += violations(sub, f"{path}/properties/{name}")
+    if "items" in schema:
+        found += violations(schema["items"], f"{path}/items")
+    return found

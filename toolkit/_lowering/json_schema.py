@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
-from toolkit._lowering._walker import escape
+from toolkit._lowering._keywords import escape
 
 __all__ = ["carry"]
 

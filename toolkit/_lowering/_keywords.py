@@ -1,0 +1,157 @@
+"""The JSON Schema 2020-12 keyword catalogue the walker dispatches on, and small value checks.
+
+Every keyword is listed in :data:`KEYWORDS` with the walker method that handles it (``kw_<name>``).
+``silent`` keywords never constrain a value and have no place in a declaration, so they are consumed
+without a loss; ``unsupported`` ones are dropped with a loss whose reason comes from :data:`REASONS`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from toolkit._exceptions import SchemaError
+
+__all__ = ["KEYWORDS", "LATE", "REASONS", "SILENT_KEYWORDS", "TYPES", "bad", "count", "escape", "json_type", "number"]
+
+KEYWORDS: dict[str, str] = {
+    # carried
+    "type": "type",
+    "nullable": "nullable",
+    "enum": "enum",
+    "const": "const",
+    "description": "description",
+    "default": "default",
+    "format": "format",
+    "pattern": "pattern",
+    "minimum": "bound",
+    "maximum": "bound",
+    "minLength": "count",
+    "maxLength": "count",
+    "minItems": "count",
+    "maxItems": "count",
+    "minProperties": "count",
+    "maxProperties": "count",
+    "properties": "properties",
+    "required": "required",
+    "items": "items",
+    "propertyOrdering": "property_ordering",
+    "readOnly": "read_only",
+    # rewritten
+    "exclusiveMinimum": "exclusive_bound",
+    "exclusiveMaximum": "exclusive_bound",
+    "prefixItems": "prefix_items",
+    "$ref": "ref",
+    "allOf": "all_of",
+    "anyOf": "any_of",
+    "oneOf": "one_of",
+    # consumed without a loss (no constraint, no place in a declaration)
+    "title": "silent",
+    "$schema": "silent",
+    "$id": "silent",
+    "$anchor": "silent",
+    "$dynamicAnchor": "silent",
+    "$vocabulary": "silent",
+    "$defs": "silent",
+    "definitions": "silent",
+    # dropped with a loss
+    **dict.fromkeys(
+        [
+            "additionalProperties",
+            "additionalItems",
+            "patternProperties",
+            "propertyNames",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "dependentRequired",
+            "dependentSchemas",
+            "dependencies",
+            "multipleOf",
+            "uniqueItems",
+            "contains",
+            "minContains",
+            "maxContains",
+            "not",
+            "if",
+            "then",
+            "else",
+            "$dynamicRef",
+            "$comment",
+            "examples",
+            "example",
+            "deprecated",
+            "writeOnly",
+            "contentEncoding",
+            "contentMediaType",
+            "contentSchema",
+            "discriminator",
+            "xml",
+            "externalDocs",
+        ],
+        "unsupported",
+    ),
+}
+SILENT_KEYWORDS = frozenset(key for key, method in KEYWORDS.items() if method == "silent")
+LATE = ("const", "$ref", "allOf", "anyOf", "oneOf")  # read after a node's own keywords: own words win
+TYPES = {
+    "string": "STRING",
+    "number": "NUMBER",
+    "integer": "INTEGER",
+    "boolean": "BOOLEAN",
+    "array": "ARRAY",
+    "object": "OBJECT",
+    "null": "NULL",
+}
+REASONS = {
+    "additionalProperties": "the subset cannot say which extra keys an object accepts",
+    "multipleOf": "the subset has no step constraint",
+    "uniqueItems": "the subset cannot ask for distinct items",
+    "examples": "examples are not sent; put a representative value in the description",
+    "example": "examples are not sent; put a representative value in the description",
+    "oneOf": "sent as anyOf: the model is not told that exactly one branch may match",
+    "discriminator": "the subset has no discriminator; branches are offered as a plain anyOf",
+    "deprecated": "the model is not told the field is deprecated",
+    "writeOnly": "annotation without a place in the subset",
+    "$comment": "comments are not sent",
+}
+
+
+def escape(token: str) -> str:
+    """Escape one JSON pointer reference token (RFC 6901)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def bad(path: str, keyword: str, message: str) -> SchemaError:
+    where = path or "the root"
+    return SchemaError(f"{keyword} at {where} {message}", slug="bad_keyword")
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "BOOLEAN"
+    if isinstance(value, int):
+        return "INTEGER"
+    if isinstance(value, float):
+        return "NUMBER"
+    if isinstance(value, list):
+        return "ARRAY"
+    if isinstance(value, Mapping):
+        return "OBJECT"
+    return "STRING"
+
+
+def number(value: Any, path: str, keyword: str) -> float | int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise bad(path, keyword, f"is {value!r}; use a finite number")
+    return value
+
+
+def count(value: Any, path: str, keyword: str) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise bad(path, keyword, f"is {value!r}; use a non-negative integer")
+    return value
