@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolkit._canonical import compact
-from toolkit._diff_rules import KINDS, RULES, Change, change, diff_schema, show
+from toolkit._diff_rules import KINDS, RULES, Change, change, contrast, diff_schema, show
 from toolkit._exceptions import ToolkitError
 
 if TYPE_CHECKING:
@@ -107,9 +107,10 @@ class DeclarationDiff:
             lines.append(f"  {c.kind:<11} {c.rule:<26} {where}  {c.summary}")
         return "\n".join(lines)
 
-    def to_markdown(self, title: str = "Declaration diff") -> str:
+    def to_markdown(self, title: str = "Declaration diff", notes: Iterable[str] = ()) -> str:
         """A pull-request comment: verdict first, then a table of changes grouped by tool."""
         lines = [f"### {title}: **{self.verdict}**", "", f"> {VERDICT_ADVICE[self.verdict]}", ""]
+        lines += [f"- {note}" for note in notes] + ([""] if notes else [])
         if not self.changes:
             return "\n".join(lines)
         counts = ", ".join(f"{len(self.of_kind(k))} {k}" for k in KINDS if self.of_kind(k))
@@ -164,7 +165,7 @@ def _tool_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change
     if old.get("name") != new.get("name"):
         out.append(change("tool_renamed", "", f"tool renamed from {show(old.get('name'))} to {show(new.get('name'))}"))
     if old.get("description") != new.get("description"):
-        text = f"tool description changed from {show(old.get('description'))} to {show(new.get('description'))}"
+        text = f"tool description changed {contrast(old.get('description'), new.get('description'))}"
         out.append(change("tool_description_changed", "", text))
     out += diff_schema(old.get("parameters") or _empty_parameters(), new.get("parameters") or _empty_parameters())
     for keyword in sorted((set(old) | set(new)) - {"name", "description", "parameters"}):
@@ -304,9 +305,8 @@ class SpecDiff:
         return "\n".join([f"spec diff ({self.namespace})", *self._header(), self.diff.to_text()])
 
     def to_markdown(self) -> str:
-        body = self.diff.to_markdown(title=f"Spec diff `{self.namespace}`")
-        rejected = [f"- newly rejected: `{r.operation_id}` ({r.slug}): {_cell(r.message)}" for r in self.newly_rejected]
-        return body + "\n" + "\n".join(f"{line}  " for line in self._header()) + "\n" + "\n".join(rejected)
+        rejected = [f"newly rejected: `{r.operation_id}` ({r.slug}): {_cell(r.message)}" for r in self.newly_rejected]
+        return self.diff.to_markdown(title=f"Spec diff `{self.namespace}`", notes=[*self._header(), *rejected])
 
     def __repr__(self) -> str:
         return f"<SpecDiff {self.namespace!r} verdict={self.verdict} tools_changed={len(self.diff.tools)}>"

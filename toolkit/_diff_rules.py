@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from toolkit._canonical import compact
 
-__all__ = ["KINDS", "RULES", "Change", "Kind", "diff_schema", "join"]
+__all__ = ["KINDS", "RULES", "Change", "Kind", "contrast", "diff_schema", "join"]
 
 Kind = Literal["breaking", "behavioural", "additive"]
 KINDS: tuple[Kind, ...] = ("breaking", "behavioural", "additive")
@@ -90,6 +90,29 @@ def show(value: Any) -> str:
     """A value as a reviewer reads it: JSON, short."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def contrast(before: Any, after: Any) -> str:
+    """``from X to Y``; for long texts only the part that differs, with a little context either side."""
+    if not (isinstance(before, str) and isinstance(after, str)) or max(len(before), len(after)) <= 60:
+        return f"from {show(before)} to {show(after)}"
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    return f"from {_excerpt(before, start, end)} to {_excerpt(after, start, end)}"
+
+
+def _excerpt(text: str, start: int, end: int, context: int = 12, limit: int = 70) -> str:
+    """The differing middle of ``text`` (common prefix ``start`` and suffix ``end`` cut), as JSON."""
+    begin, stop = max(0, start - context), min(len(text), len(text) - end + context)
+    middle = text[begin:stop]
+    if len(middle) > limit:
+        middle = middle[:limit] + "…"
+    quoted = json.dumps(middle, ensure_ascii=False)
+    return ("…" if begin > 0 else "") + quoted + ("…" if stop < len(text) and not quoted.endswith('…"') else "")
 
 
 def _where(path: str) -> str:
@@ -251,7 +274,7 @@ def _annotations(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Ch
         elif after is None:
             text = f"{keyword} of {_where(path)} removed (was {show(before)})"
         else:
-            text = f"{keyword} of {_where(path)} changed from {show(before)} to {show(after)}"
+            text = f"{keyword} of {_where(path)} changed {contrast(before, after)}"
         out.append(change(rule, path, text))
     return out
 
@@ -317,7 +340,7 @@ def _branch_path(path: str, index: int) -> str:
 
 
 def _any_of(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
-    before, after = old.get("anyOf"), new.get("anyOf")
+    before, after = old.get("anyOf") or [], new.get("anyOf") or []  # both present: diff_schema sees to it
     if _same(before, after):
         return []
     left = list(enumerate(before))

@@ -1,0 +1,51 @@
+"""``toolkit fixtures TARGET``: fire the ugly fixtures at each tool's strict validator and show the report.
+
+    toolkit fixtures toolkit/examples.py:search_issues
+    toolkit fixtures specs/orders.yaml --op createRefund --json
+
+Exit code 1 when a fixture's actual verdict differs from the expected one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from toolkit._commands import add_target_arguments, load_tools, pick, progress, write_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "fixtures",
+        help="fire ugly fixtures at the validator",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_target_arguments(parser)
+
+
+def _render(console: Console, name: str, report: Any) -> None:
+    console.rule(name)
+    from toolkit._display import mimebundle
+
+    console.print(mimebundle(report)["text/plain"], markup=False)
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from toolkit._fixtures import fire
+
+    tools = pick(load_tools(args.target, namespace=args.namespace, overrides=args.overrides), args.op)
+    reports = []
+    with progress(console, "firing fixtures", len(tools)) as advance:
+        for tool in tools:
+            reports.append((tool.name, fire(tool)))
+            advance()
+    if args.json:
+        write_json(console, {name: report.to_dict() for name, report in reports})
+    else:
+        for name, report in reports:
+            _render(console, name, report)
+    return 1 if any(report.failures for _, report in reports) else 0

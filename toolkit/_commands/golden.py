@@ -1,0 +1,123 @@
+"""``toolkit golden check|update``: keep ``golden/<tool>.json`` in step with the tools' declarations.
+
+    toolkit golden check                      # the tools listed in golden/golden.toml (CI runs this)
+    toolkit golden update                     # accept the current declarations after review
+    toolkit golden check --dir golden specs/orders.yaml --namespace orders
+
+Which tools are under golden control is explicit: ``<dir>/golden.toml`` lists the sources, e.g. ::
+
+    [[spec]]
+    path = "../specs/orders.yaml"      # relative to golden.toml
+    namespace = "orders"
+
+    [[function]]
+    target = "toolkit.examples:search_issues"
+    namespace = "issues"
+    effect = "read"                    # any from_function option: namespace, name, effect, confirm
+
+Exit code 1 when ``check`` finds a missing, stale or orphaned golden file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit._commands import load_spec, load_tools, progress, write_json
+from toolkit._exceptions import GoldenError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from toolkit._tool import Tool
+
+MANIFEST = "golden.toml"
+_FUNCTION_OPTIONS = ("namespace", "name", "description", "effect", "confirm")
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "golden",
+        help="check or update golden declaration files",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("action", choices=("check", "update"))
+    parser.add_argument("targets", nargs="*", help=f"tool sources (default: the ones in <dir>/{MANIFEST})")
+    parser.add_argument("--dir", default="golden", help="golden folder (default: golden)")
+    parser.add_argument("--namespace", help="tool-name prefix for the targets given on the command line")
+    parser.add_argument("--prune", action="store_true", help="update: also delete orphaned golden files")
+    parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
+
+
+def _function_tool(entry: dict[str, Any]) -> Tool:
+    from toolkit._commands import _import
+    from toolkit._from_python import from_function
+
+    location, _, attribute = str(entry["target"]).rpartition(":")
+    options = {k: entry[k] for k in _FUNCTION_OPTIONS if k in entry}
+    return from_function(getattr(_import(location), attribute), **options)
+
+
+def manifest_tools(path: str | Path) -> list[Tool]:
+    """The tools a ``golden.toml`` manifest puts under golden control, in manifest order."""
+    manifest = Path(path)
+    try:
+        entries = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise GoldenError(
+            f"cannot read the golden manifest {str(manifest)!r} ({error}); create it (see `toolkit golden --help`)"
+            " or name the targets on the command line",
+            slug="golden_manifest",
+        ) from error
+    tools: list[Tool] = []
+    for spec in entries.get("spec", []):
+        source = manifest.parent / spec["path"]
+        tools += load_spec(str(source), spec.get("namespace"), select=spec.get("select", "extension")).tools
+    for function in entries.get("function", []):
+        tools.append(_function_tool(function))
+    for module in entries.get("module", []):
+        tools += load_tools(str(module["target"]))
+    return tools
+
+
+def _tools(args: argparse.Namespace) -> list[Tool]:
+    if not args.targets:
+        return manifest_tools(Path(args.dir) / MANIFEST)
+    tools: list[Tool] = []
+    for target in args.targets:
+        tools += load_tools(target, namespace=args.namespace)
+    return tools
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    from toolkit import _golden
+
+    with progress(console, "building tools", None):
+        tools = _tools(args)
+    if args.action == "update":
+        result = _golden.update(tools, args.dir, prune=args.prune)
+        if args.json:
+            write_json(console, result.to_dict())
+        else:
+            console.print(
+                f"golden update ({args.dir}): {len(result.written)} written, {len(result.removed)} removed, "
+                f"{len(result.unchanged)} unchanged"
+            )
+            for name in result.written:
+                console.print(f"  wrote   {name}.json")
+            for name in result.removed:
+                console.print(f"  removed {name}.json")
+        return 0
+    report = _golden.check(tools, args.dir)
+    if args.json:
+        write_json(console, report.to_dict())
+    else:
+        style = "green" if report.passed else "red"
+        lines = report.to_text().splitlines()
+        console.print(lines[0], style=style, markup=False)
+        for line in lines[1:]:
+            console.print(line, markup=False)
+    return 0 if report.passed else 1

@@ -1,0 +1,96 @@
+"""The ``toolkit`` command line: thin edges over the public functions.
+
+Each command lives in ``toolkit/_commands/<name>.py`` with ``add_parser(subparsers)`` and
+``run(args, console) -> int``; heavy imports happen inside ``run`` so ``toolkit --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+__all__ = ["COMMANDS", "EXIT_CODES", "build_parser", "main"]
+
+COMMANDS: tuple[str, ...] = ("lower", "fixtures", "golden", "diff", "generate", "demo")
+
+EXIT_CODES = """exit codes:
+  0  ok: nothing to report
+  1  findings: a breaking diff, golden drift, fixtures that did not behave as expected
+  2  usage error, or a toolkit error (the message says how to fix it; no traceback)"""
+
+
+def _command_module(name: str) -> ModuleType | None:
+    """The module of command ``name``, or None when this build does not ship it."""
+    module_name = f"toolkit._commands.{name}"
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name == module_name:
+            return None
+        raise
+
+
+def _unavailable(subparsers: Any, name: str) -> None:
+    parser = subparsers.add_parser(name, help=f"(not available in this build: toolkit/_commands/{name}.py)")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, one sub-command per module in :data:`COMMANDS`."""
+    from toolkit._version import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="toolkit",
+        description="Author the tools LLM agents call: exact declarations, fixtures, golden files and diffs.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"toolkit {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        module = _command_module(name)
+        if module is None:
+            _unavailable(subparsers, name)
+        else:
+            module.add_parser(subparsers)
+    return parser
+
+
+def _consoles() -> tuple[Any, Any]:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True), Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit code (see :data:`EXIT_CODES`)."""
+    from toolkit._exceptions import ToolkitError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, or a usage error (argparse already said why)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    console, errors = _consoles()
+    module = _command_module(args.command)
+    if module is None:
+        errors.print(f"error: `toolkit {args.command}` is not available in this build of toolkit")
+        return 2
+    try:
+        return int(module.run(args, console))
+    except ToolkitError as error:
+        from rich.markup import escape
+
+        errors.print(f"[bold red]error[/] {escape(f'[{error.slug}]')}: {escape(error.message)}")
+        return 2
+    except KeyboardInterrupt:
+        errors.print("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
