@@ -151,3 +151,59 @@ def saga() -> SagaReport:
         ),
         error="charge_card compensation failed",
     )
+
+
+def fixture_report() -> Any:
+    """A report with one passing and one failing row (built by hand, so validator changes do not move it)."""
+    from toolkit._fixture_report import FixtureReport, FixtureRow
+    from toolkit._fixtures import Fixture
+
+    passing = FixtureRow(
+        Fixture(
+            "limit.numeric_as_string",
+            "numeric_as_string",
+            {"orderId": "ord_0123456789ab", "limit": "10"},
+            "reject",
+            "a number sent as a string is not a number",
+        ),
+        "reject",
+        ToolResult("invalid_arguments", errors=(FieldError("limit", "wrong_type", "got string '10'", "integer"),)),
+    )
+    failing = FixtureRow(
+        Fixture(
+            "expand.enum_wrong_case",
+            "enum_wrong_case",
+            {"orderId": "ord_0123456789ab", "expand": "ITEMS"},
+            "reject",
+            "enum case is strict",
+        ),
+        "accept_with_notice",
+        ToolResult(
+            "ok",
+            data={"orderId": "ord_0123456789ab", "expand": "items"},
+            notices=(Notice("expand", "normalised", from_="ITEMS", to="items"),),
+        ),
+    )
+    return FixtureReport(tool_name="orders_get", rows=(passing, failing))
+
+
+def declaration_diff() -> Any:
+    """A diff of the order tool against a copy with a tighter limit, a new parameter and a new description."""
+    from toolkit._diff import diff_declarations
+
+    old = order_tool().declaration
+    new = order_tool(description="Look up one order by its id.").declaration
+    new["parameters"]["properties"]["limit"]["maximum"] = 50
+    new["parameters"]["properties"]["currency"] = {"type": "STRING", "description": "ISO 4217 code, lowercase."}
+    return diff_declarations(old, new)
+
+
+def golden_report(directory: Any) -> Any:
+    """A golden check with a stale file, a missing one and an orphan, in ``directory``."""
+    import json
+
+    from toolkit import _golden
+
+    _golden.update([order_tool(description="An older description of the order lookup tool.")], directory)
+    (directory / "retired_tool.json").write_text(json.dumps({"name": "retired_tool", "description": "gone"}))
+    return _golden.check([order_tool(), bare_tool()], directory)

@@ -39,6 +39,8 @@ CASES: dict[str, Callable[[], Any]] = {
     "lint": lambda: samples.LINTS[0],
     "loss": lambda: samples.LOSSES[1],
     "rejection": lambda: samples.toolset().rejected[1],
+    "fixture_report": samples.fixture_report,
+    "declaration_diff": samples.declaration_diff,
 }
 
 
@@ -146,3 +148,29 @@ def test_tool_without_lints_says_so() -> None:
     text = mimebundle(samples.bare_tool())["text/plain"]
     assert "lints: none" in text
     assert "losses: none" in text
+
+
+def test_golden_report_lists_stale_missing_and_orphaned_files(tmp_path: Path) -> None:
+    report = samples.golden_report(tmp_path)
+    bundle = mimebundle(report)
+    assert bundle["text/plain"] == report.to_text()
+    html = bundle["text/html"]
+    for name, state in (("orders_get", "stale"), ("clock_now", "missing"), ("retired_tool", "orphaned")):
+        assert re.search(rf"<td[^>]*>{name}</td><td[^>]*>{state}</td>", html), (name, state)
+    assert "golden → now" in html
+    assert "behavioural" in html
+
+
+def test_fixture_report_marks_failures_and_the_selected_row() -> None:
+    from toolkit._display._reports import fixture_rows, fixture_table_html
+
+    rows = fixture_rows(samples.fixture_report())
+    html = fixture_table_html(rows, selected="expand.enum_wrong_case")
+    assert "<b>▶ expand.enum_wrong_case</b>" in html
+    assert html.count("tk-row tk-fail") == 1
+    assert html.count("tk-row tk-pass") == 1
+
+
+def test_declaration_diff_text_is_the_diff_own_text() -> None:
+    diff = samples.declaration_diff()
+    assert mimebundle(diff)["text/plain"] == diff.to_text()

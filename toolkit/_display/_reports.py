@@ -6,7 +6,7 @@ them by attribute, the way the stages document them, and are registered by class
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +15,6 @@ from toolkit._display._markup import badge, esc, html_table, one_line_json, sect
 
 __all__ = ["FixtureRow", "changes_html", "fixture_rows", "fixture_table_html"]
 
-_ARGS_WIDTH = 60
-
 
 def _attr(obj: Any, *names: str, default: Any = None) -> Any:
     for name in names:
@@ -24,11 +22,6 @@ def _attr(obj: Any, *names: str, default: Any = None) -> Any:
         if value is not None:
             return value
     return default
-
-
-def _short(value: Any, width: int = _ARGS_WIDTH) -> str:
-    text = one_line_json(value)
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 # -- fixture reports -------------------------------------------------------------------------------------
@@ -78,11 +71,13 @@ def _status(row: FixtureRow) -> str:
     return f"{status} {codes}".strip()
 
 
-_FIXTURE_HEADERS = ("id", "family", "args", "expected", "actual", "envelope", "verdict")
+_FIXTURE_HEADERS = ("id", "expected", "actual", "envelope", "verdict")
+_FIXTURE_HTML_HEADERS = ("id", "family", "args", "expected", "actual", "envelope", "verdict")
 
 
 def _fixture_cells(row: FixtureRow) -> tuple[str, ...]:
-    return (row.id, row.family, _short(row.args), row.expected, row.actual, _status(row), _verdict(row))
+    """Text columns; the arguments are left to the HTML table and the envelope inspector."""
+    return (row.id, row.expected, row.actual, _status(row), _verdict(row))
 
 
 def _report_headline(report: Any, rows: Sequence[FixtureRow]) -> str:
@@ -128,11 +123,23 @@ register("Fixture", Renderer(_fixture_text, lambda f: wrap("fixture", esc(_fixtu
 
 
 # -- declaration diffs -----------------------------------------------------------------------------------
-_CHANGE_HEADERS = ("kind", "rule", "path", "summary")
+_CHANGE_HEADERS = ("kind", "tool", "rule", "path", "summary")
 
 
 def _change_row(change: Any) -> tuple[str, ...]:
-    return (str(change.kind), str(change.rule), str(change.path), str(change.summary))
+    return (
+        str(change.kind),
+        str(_attr(change, "tool", default="")),
+        str(change.rule),
+        str(change.path),
+        str(change.summary),
+    )
+
+
+def _own_text(obj: Any) -> str | None:
+    """The stage's own deterministic text (``to_text()``), so notebooks, CLI and displays agree."""
+    to_text = getattr(obj, "to_text", None)
+    return str(to_text()) if callable(to_text) else None
 
 
 def _diff_headline(diff: Any, label: str = "DeclarationDiff") -> str:
@@ -146,10 +153,6 @@ def _diff_headline(diff: Any, label: str = "DeclarationDiff") -> str:
     return f"{label} {verdict}: {len(changes)} change{'s' if len(changes) != 1 else ''} ({counts}){note}"
 
 
-def _changes_text(changes: Sequence[Any]) -> list[str]:
-    return text_table(_CHANGE_HEADERS, [_change_row(c) for c in changes]) if changes else []
-
-
 def changes_html(changes: Sequence[Any]) -> str:
     """The changes table, each row coloured by its kind (breaking, behavioural, additive)."""
     if not changes:
@@ -159,7 +162,10 @@ def changes_html(changes: Sequence[Any]) -> str:
 
 
 def _diff_text(diff: Any) -> str:
-    return "\n".join([_diff_headline(diff), *_changes_text(list(diff.changes))])
+    own = _own_text(diff)
+    if own is not None:
+        return own
+    return "\n".join([_diff_headline(diff), *text_table(_CHANGE_HEADERS, [_change_row(c) for c in diff.changes])])
 
 
 def _diff_html(diff: Any) -> str:
@@ -170,47 +176,37 @@ def _diff_html(diff: Any) -> str:
 register("DeclarationDiff", Renderer(_diff_text, _diff_html))
 register(
     "Change",
-    Renderer(
-        lambda c: "  ".join(_change_row(c)),
-        lambda c: wrap("change", changes_html([c])),
-    ),
+    Renderer(lambda c: "  ".join(x for x in _change_row(c) if x), lambda c: wrap("change", changes_html([c]))),
 )
 
 
 # -- spec diffs ----------------------------------------------------------------------------------------------
-def _per_tool(diff: Any) -> list[tuple[str, Any]]:
-    tools = _attr(diff, "tools", "diffs", "changed", "per_tool", default={})
-    if isinstance(tools, Mapping):
-        return sorted(tools.items())
-    return [(str(_attr(d, "name", "tool", default="")), d) for d in tools]
-
-
 def _names(values: Iterable[Any]) -> list[str]:
     return sorted(str(getattr(v, "name", v)) for v in values)
 
 
 def _spec_diff_text(diff: Any) -> str:
+    own = _own_text(diff)
+    if own is not None:
+        return own
     added, removed = _names(_attr(diff, "added", default=())), _names(_attr(diff, "removed", default=()))
-    verdict = _attr(diff, "verdict", default="")
-    lines = [f"SpecDiff{' ' + str(verdict) if verdict else ''}: {len(added)} added, {len(removed)} removed"]
-    lines += [f"  added: {name}" for name in added] + [f"  removed: {name}" for name in removed]
-    for name, tool_diff in _per_tool(diff):
-        if list(_attr(tool_diff, "changes", default=())):
-            lines += [f"{name}: {_diff_headline(tool_diff, 'changes')}", *_changes_text(list(tool_diff.changes))]
-    return "\n".join(lines)
+    lines = [f"SpecDiff: {len(added)} added, {len(removed)} removed", _diff_headline(diff, "changes")]
+    return "\n".join(lines + text_table(_CHANGE_HEADERS, [_change_row(c) for c in _attr(diff, "changes", default=())]))
 
 
 def _spec_diff_html(diff: Any) -> str:
-    parts = [f"<div class='tk-headline'><b>{esc(_spec_diff_text(diff).splitlines()[0])}</b></div>"]
+    namespace = _attr(diff, "namespace", default="")
+    parts = [f"<div class='tk-headline'><b>{esc(_diff_headline(diff, f'SpecDiff {namespace}'.strip()))}</b></div>"]
     added, removed = _names(_attr(diff, "added", default=())), _names(_attr(diff, "removed", default=()))
     if added or removed:
         rows = [("added", n) for n in added] + [("removed", n) for n in removed]
         kinds = ["additive"] * len(added) + ["breaking"] * len(removed)
         parts.append(section("Tools added and removed", html_table(("", "tool"), rows, row_kinds=kinds)))
-    for name, tool_diff in _per_tool(diff):
-        changes = list(_attr(tool_diff, "changes", default=()))
-        if changes:
-            parts.append(section(f"{name}: {_diff_headline(tool_diff, 'changes')}", changes_html(changes)))
+    rejected = list(_attr(diff, "newly_rejected", default=()))
+    if rejected:
+        refused = [(r.operation_id or "-", r.slug, r.message) for r in rejected]
+        parts.append(section("Newly refused operations", html_table(("operationId", "slug", "reason"), refused)))
+    parts.append(section("Changes", changes_html(list(_attr(diff, "changes", default=())))))
     return wrap("spec-diff", "".join(parts))
 
 
@@ -218,30 +214,33 @@ register("SpecDiff", Renderer(_spec_diff_text, _spec_diff_html))
 
 
 # -- golden checks ---------------------------------------------------------------------------------------------
-_GOLDEN_PARTS = ("missing", "stale", "orphaned")
-
-
-def _golden_groups(report: Any) -> list[tuple[str, list[str]]]:
-    return [(part, _names(_attr(report, part, default=()))) for part in _GOLDEN_PARTS]
-
-
 def _golden_headline(report: Any) -> str:
-    groups = _golden_groups(report)
-    if not any(names for _, names in groups):
-        return "GoldenReport: every golden file matches"
-    return "GoldenReport: " + ", ".join(f"{len(names)} {part}" for part, names in groups)
+    counts = {part: len(_attr(report, part, default=())) for part in ("ok", "missing", "stale", "orphaned")}
+    state = "passed" if not (counts["missing"] or counts["stale"] or counts["orphaned"]) else "FAILED"
+    return f"golden {state}: " + ", ".join(f"{n} {part}" for part, n in counts.items())
 
 
 def _golden_text(report: Any) -> str:
-    lines = [_golden_headline(report)]
-    lines += [f"  {part}: {name}" for part, names in _golden_groups(report) for name in names]
-    return "\n".join(lines)
+    own = _own_text(report)
+    return own if own is not None else _golden_headline(report)
 
 
 def _golden_html(report: Any) -> str:
-    rows = [(part, name) for part, names in _golden_groups(report) for name in names]
-    table = html_table(("state", "file"), rows, row_kinds=["fail"] * len(rows)) if rows else ""
-    return wrap("golden-report", f"<div class='tk-headline'><b>{esc(_golden_headline(report))}</b></div>{table}")
+    rows: list[tuple[str, str, str]] = [(name, "missing", "no golden file yet") for name in report.missing]
+    kinds = ["fail"] * len(rows)
+    for entry in report.stale:
+        verdict = entry.diff.verdict if entry.diff is not None else "unreadable"
+        rows.append((entry.name, "stale", f"{verdict} {entry.reason}".strip()))
+        kinds.append(verdict if verdict in ("breaking", "behavioural", "additive") else "fail")
+    rows += [(name, "orphaned", "golden file with no tool") for name in report.orphaned]
+    kinds += ["warning"] * len(report.orphaned)
+    parts = [f"<div class='tk-headline'><b>{esc(_golden_headline(report))}</b></div>"]
+    if rows:
+        parts.append(html_table(("tool", "state", "detail"), rows, row_kinds=kinds))
+    for entry in report.stale:
+        if entry.diff is not None and entry.diff.changes:
+            parts.append(section(f"{entry.name}: golden → now", changes_html(list(entry.diff.changes))))
+    return wrap("golden-report", "".join(parts))
 
 
 register("GoldenReport", Renderer(_golden_text, _golden_html))

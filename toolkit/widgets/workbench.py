@@ -1,0 +1,83 @@
+"""The notebook facade: collect tools from functions and OpenAPI text, and open their views.
+
+    wb = tk.Workbench(golden_dir="../golden")
+    search = wb.add(examples.search_issues, namespace="issues", effect="read")
+    wb.view(search)                      # tabs: declaration, lints, losses, fixtures, envelope, playground, golden
+    orders = wb.add_openapi(spec_text, namespace="orders")
+    wb.view(orders)                      # tools, refused operations, and a picker that opens each tool
+
+The workbench only calls the public functions (``from_function``, ``from_openapi``, ``fire``, ``golden``);
+the views it returns hold no logic of their own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from toolkit._display._markup import esc, html_table, wrap
+from toolkit._tool import Tool, Toolset
+from toolkit.widgets.tool import ToolView
+from toolkit.widgets.toolset import ToolsetView
+
+__all__ = ["Workbench"]
+
+
+class Workbench:
+    """Tools and toolsets by name, and their views. ``golden_dir`` is where golden files live (optional)."""
+
+    def __init__(self, golden_dir: str | os.PathLike[str] | None = None) -> None:
+        self.golden_dir = None if golden_dir is None else Path(golden_dir)
+        self.tools: dict[str, Tool] = {}
+        self.toolsets: dict[str, Toolset] = {}
+
+    def add(self, fn: Callable[..., Any], **from_function_kwargs: Any) -> Tool:
+        """Turn ``fn`` into a tool with :func:`toolkit.from_function` (same keyword arguments) and keep it."""
+        from toolkit._from_python import from_function
+
+        tool = from_function(fn, **from_function_kwargs)
+        self.tools[tool.name] = tool
+        return tool
+
+    def add_openapi(self, source: Any, namespace: str, **from_openapi_kwargs: Any) -> Toolset:
+        """Turn OpenAPI text, a path or a dict into a toolset with :func:`toolkit.from_openapi` and keep it."""
+        from toolkit._openapi import from_openapi
+
+        toolset = from_openapi(source, namespace, **from_openapi_kwargs)
+        self.toolsets[toolset.namespace] = toolset
+        self.tools.update({tool.name: tool for tool in toolset.tools})
+        return toolset
+
+    def view(self, item: Tool | Toolset | str, **options: Any) -> ToolView | ToolsetView:
+        """A tabbed view of a tool, or the view of a toolset; ``item`` may be a kept tool or toolset's name."""
+        if isinstance(item, str):
+            item = self._named(item)
+        golden_dir = options.pop("golden_dir", self.golden_dir)
+        if isinstance(item, Toolset):
+            return ToolsetView(item, golden_dir=golden_dir)
+        if isinstance(item, Tool):
+            return ToolView(item, golden_dir=golden_dir, **options)
+        raise TypeError(f"Workbench.view takes a Tool, a Toolset or a name, not {type(item).__name__}")
+
+    def _named(self, name: str) -> Tool | Toolset:
+        found: Mapping[str, Tool | Toolset] = {**self.tools, **self.toolsets}
+        if name not in found:
+            raise KeyError(f"nothing named {name!r} in this workbench; have: {', '.join(sorted(found)) or 'nothing'}")
+        return found[name]
+
+    def _rows(self) -> list[tuple[str, str, str, str]]:
+        return [(t.name, t.effect, str(len(t.losses)), str(len(t.lints))) for t in self.tools.values()]
+
+    def __repr__(self) -> str:
+        lines = [f"Workbench: {len(self.tools)} tools, {len(self.toolsets)} toolsets"]
+        lines += [
+            f"  {name} ({effect}): {losses} losses, {lints} lints" for name, effect, losses, lints in self._rows()
+        ]
+        return "\n".join(lines)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        head = f"<b>{esc(repr(self).splitlines()[0])}</b>"
+        table = html_table(("tool", "effect", "losses", "lints"), self._rows()) if self.tools else ""
+        return {"text/plain": repr(self), "text/html": wrap("workbench", head + table)}
