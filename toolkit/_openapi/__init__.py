@@ -123,8 +123,9 @@ def _label(candidate: Candidate) -> str:
 
 def _build(candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> Tool | Rejection:
     """One operation → one tool, or its refusal; nothing raised here escapes the operation."""
+    checks = _domain(candidate)  # a malformed rule is a misuse of the overrides: it raises
     try:
-        return _tool(candidate, name, ctx, dialect)
+        return _tool(candidate, name, ctx, dialect, checks)
     except Refusal as refusal:
         return candidate.reject(refusal.slug, refusal.message)
     except RecursionError:
@@ -137,7 +138,7 @@ def _build(candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> T
         return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
 
 
-def _tool(candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> Tool:
+def _tool(candidate: Candidate, name: str, ctx: SpecContext, dialect: str, checks: Iterable[Any]) -> Tool:
     description = _description(candidate)
     flat = flatten(candidate, ctx)
     effect: Effect = "read" if candidate.method in _READ_METHODS else "write"
@@ -155,7 +156,7 @@ def _tool(candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> To
         path=candidate.path,
         source_losses=flat.losses,
     )
-    return build_tool(contract, dialect=dialect, policy=candidate.options.policy, domain_checks=_domain(candidate))
+    return build_tool(contract, dialect=dialect, policy=candidate.options.policy, domain_checks=checks)
 
 
 def _description(candidate: Candidate) -> str:
@@ -169,7 +170,7 @@ def _description(candidate: Candidate) -> str:
     raise Refusal("missing_description", "no description: add one to x-agent-tool, the overrides or the operation")
 
 
-def _domain(candidate: Candidate) -> Iterable[Any]:
+def _domain(candidate: Candidate) -> tuple[Any, ...]:
     if not candidate.options.domain:
         return ()
     from toolkit._validation import domain_rules
