@@ -8,6 +8,8 @@ sections never leak into it, because their words belong to the parameters (or to
 from __future__ import annotations
 
 import inspect
+import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,10 +32,38 @@ def parse_docstring(obj: Any) -> Docstring:
     text = obj if isinstance(obj, str) else _own_doc(obj)
     if not text or not text.strip():
         return Docstring()
-    parsed = docstring_parser.parse(inspect.cleandoc(text))
-    parts = [p.strip() for p in (parsed.short_description, parsed.long_description) if p and p.strip()]
+    headless = _starts_with_section(text.strip())
+    text = textwrap.dedent(_indent_first_line(text)).strip() if headless else inspect.cleandoc(text)
+    parsed = docstring_parser.parse(f"{_PLACEHOLDER}\n\n{text}" if headless else text)
+    summary = None if headless else parsed.short_description
+    parts = [p.strip() for p in (summary, parsed.long_description) if p and p.strip()]
     params = {p.arg_name: _one_line(p.description) for p in parsed.params if p.arg_name and p.description}
     return Docstring(description="\n\n".join(parts), params=params)
+
+
+_PLACEHOLDER = "_"
+_SECTION = re.compile(r"^(:\w+|(Args|Arguments|Parameters|Params|Attributes|Returns|Raises|Yields):?\s*$)")
+
+
+def _starts_with_section(text: str) -> bool:
+    """A docstring that opens with a section (no summary line) confuses the parsers; they need a summary."""
+    return bool(_SECTION.match(text.splitlines()[0]))
+
+
+def _indent_first_line(text: str) -> str:
+    """Give a headless docstring's first line the indentation of its other section headers.
+
+    Python strips nothing from a docstring: the first line starts right after the quotes, the rest keeps the
+    source indentation. ``cleandoc`` would flatten the entries under ``Args:`` to the header's level.
+    """
+    lines = text.expandtabs().strip("\n").splitlines()
+    rest = [line for line in lines[1:] if line.strip()]
+    if not rest:
+        return lines[0].strip()
+    headers = [line for line in rest if _SECTION.match(line.strip()) or set(line.strip()) == {"-"}]
+    indents = [len(line) - len(line.lstrip()) for line in (headers or rest)]
+    indent = min(indents) if headers else max(min(indents) - 4, 0)
+    return "\n".join([" " * indent + lines[0].strip(), *lines[1:]])
 
 
 def _own_doc(obj: Any) -> str | None:

@@ -27,7 +27,7 @@ from pydantic.fields import FieldInfo
 
 from toolkit._context import ToolContext
 from toolkit._contract import Effect, Policy, ToolContract
-from toolkit._docstrings import parse_docstring
+from toolkit._docstrings import Docstring, parse_docstring
 from toolkit._exceptions import NamingError, SignatureError
 from toolkit._python_schema import args_schema_of
 from toolkit._tool import DomainCheck, Tool, build_tool
@@ -67,9 +67,9 @@ def from_function(
     (the safe assumption); ``confirm`` defaults to ``False``. ``domain`` checks run after structural
     validation and give ``status: "rejected"``.
     """
-    target = _callable_target(fn)
+    doc = _docstring(_callable_target(fn))
+    tool_name = _tool_name(fn, namespace, name)
     signature = _signature(fn)
-    doc = parse_docstring(target)
     params, context_param = _params(signature, doc.params, _qualname(fn))
     model = _arguments_model(params, _qualname(fn))
     try:
@@ -77,7 +77,7 @@ def from_function(
     except (PydanticUserError, TypeError, ValueError) as exc:
         raise _unsupported(_qualname(fn), exc) from exc
     contract = ToolContract(
-        name=_tool_name(fn, namespace, name),
+        name=tool_name,
         description=doc.description if description is None else description,
         args_schema=args_schema,
         effect=effect,
@@ -98,7 +98,7 @@ def from_function(
 
 # -- the callable -----------------------------------------------------------------------------------------
 def _callable_target(fn: Any) -> Any:
-    """The object whose docstring and name describe ``fn`` (the function inside a partial or bound method)."""
+    """The object whose docstring describes ``fn`` (the function inside a partial, or the callable itself)."""
     if isinstance(fn, staticmethod | classmethod):
         raise SignatureError(
             f"{fn!r} is a raw {type(fn).__name__} object; pass it through its class, e.g. from_function(MyClass.name)",
@@ -108,9 +108,15 @@ def _callable_target(fn: Any) -> Any:
         raise SignatureError(f"{fn!r} is not callable; pass a function, method or callable object", slug="not_callable")
     while isinstance(fn, functools.partial):
         fn = fn.func
-    if inspect.isfunction(fn) or inspect.ismethod(fn) or inspect.isbuiltin(fn):
-        return fn
-    return type(fn) if type(fn).__call__.__doc__ is None else type(fn).__call__
+    return fn
+
+
+def _docstring(target: Any) -> Docstring:
+    """The function's docstring; for a callable object, its class's description and ``__call__``'s params."""
+    if inspect.isfunction(target) or inspect.ismethod(target) or inspect.isbuiltin(target):
+        return parse_docstring(target)
+    own, call = parse_docstring(type(target)), parse_docstring(type(target).__call__)
+    return Docstring(own.description or call.description, {**own.params, **call.params})
 
 
 def _qualname(fn: Any) -> str:

@@ -1,0 +1,92 @@
+"""Callables that cannot become tools, each with the error slug ``from_function`` must refuse it with.
+
+Each entry of :data:`BAD` is ``(id, callable, from_function options, expected slug)``.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable
+from typing import Any
+from typing import TypedDict as PlainTypedDict  # pydantic refuses typing.TypedDict on Python < 3.12
+
+from toolkit import ToolContext
+
+
+def varargs(*ids: int) -> None:
+    """Delete records by id."""
+
+
+def varkw(**options: str) -> None:
+    """Set options."""
+
+
+def positional_only(record_id: int, /) -> None:
+    """Delete a record."""
+
+
+def missing_annotation(record_id) -> None:  # type: ignore[no-untyped-def]
+    """Delete a record."""
+
+
+def unicode_name(größe: int) -> None:
+    """Set the size."""
+
+
+def long_name(a_parameter_name_that_goes_on_and_on_well_past_the_sixty_four_character_limit: int) -> None:
+    """Do something."""
+
+
+def unsupported(sock: socket.socket) -> None:
+    """Read from a socket."""
+
+
+def callable_param(callback: Callable[[int], int]) -> None:
+    """Run a callback."""
+
+
+class LegacyDict(PlainTypedDict):
+    key: str
+
+
+def legacy_typed_dict(value: LegacyDict) -> None:
+    """Store a value."""
+
+
+def unresolved(value: NotDefinedAnywhere) -> None:  # type: ignore[name-defined]  # noqa: F821
+    """Refer to a missing type."""
+
+
+def two_contexts(first: ToolContext, second: ToolContext) -> None:
+    """Take the context twice."""
+
+
+class Service:
+    def method(self, value: int) -> None:
+        """Do something with a value."""
+
+
+def fine(value: int) -> None:
+    """Do something with a value."""
+
+
+BAD: tuple[tuple[str, Any, dict[str, Any], str], ...] = (
+    ("varargs", varargs, {}, "varargs"),
+    ("varkw", varkw, {}, "varkw"),
+    ("positional_only", positional_only, {}, "positional_only"),
+    ("missing_annotation", missing_annotation, {}, "missing_annotation"),
+    ("unicode_parameter_name", unicode_name, {}, "bad_parameter_name"),
+    ("parameter_name_over_64", long_name, {}, "bad_parameter_name"),
+    ("socket_type", unsupported, {}, "unsupported_type"),
+    ("callable_type", callable_param, {}, "unsupported_type"),
+    ("typing_typeddict", legacy_typed_dict, {}, "unsupported_type"),
+    ("unresolved_annotation", unresolved, {}, "unresolved_annotation"),
+    ("two_contexts", two_contexts, {}, "duplicate_context"),
+    ("unbound_method", Service.method, {}, "unbound_method"),
+    ("not_callable", 42, {}, "not_callable"),
+    ("raw_staticmethod", staticmethod(fine), {}, "not_callable"),
+    ("lambda_without_name", lambda: 0, {}, "lambda_needs_name"),
+    ("bad_tool_name", fine, {"name": "has spaces"}, "bad_tool_name"),
+    ("bad_namespace", fine, {"namespace": "9/lives"}, "bad_tool_name"),
+    ("name_over_128", fine, {"name": "n" * 129}, "bad_tool_name"),
+)

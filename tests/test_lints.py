@@ -1,0 +1,210 @@
+"""The lint catalogue: each rule fires on its trap, at the parameter's path, and stays quiet otherwise.
+
+Lints read only ``args_schema``, so these tests build tools straight from JSON Schemas (as an OpenAPI tool
+would have them), without a Python function.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from toolkit import Tool, ToolContract
+from toolkit._lints import CATALOGUE, lint
+
+
+def tool_of(properties: dict[str, Any], *, name: str = "t", description: str = "Do the thing.", **extra: Any) -> Tool:
+    schema = {"type": "object", "properties": properties, "additionalProperties": False, **extra}
+    return Tool(contract=ToolContract(name=name, description=description, args_schema=schema), parameters=None)
+
+
+def described(schema: dict[str, Any], text: str = "A clear, specific description of the slot.") -> dict[str, Any]:
+    return {**schema, "description": text}
+
+
+def found(tool: Tool) -> set[tuple[str, str]]:
+    return {(item.slug, item.path) for item in lint(tool)}
+
+
+def test_catalogue_codes_and_slugs_are_unique_and_well_formed() -> None:
+    codes = [rule.code for rule in CATALOGUE]
+    slugs = [rule.slug for rule in CATALOGUE]
+    assert len(set(codes)) == len(codes)
+    assert len(set(slugs)) == len(slugs)
+    assert codes == sorted(codes)
+    assert all(re.fullmatch(r"TK\d{3}", c) for c in codes)
+    assert all(re.fullmatch(r"[a-z_]+", s) for s in slugs)
+    assert all(rule.severity in ("error", "warning", "info") and rule.summary for rule in CATALOGUE)
+
+
+def test_clean_tool_has_no_lints() -> None:
+    tool = tool_of({"query": described({"type": "string"}), "limit": described({"type": "integer"})})
+    assert lint(tool) == ()
+
+
+def test_every_finding_carries_message_and_fix() -> None:
+    tool = tool_of({"amount": {"type": "number"}}, description="")
+    findings = lint(tool)
+    assert findings
+    assert all(item.message and item.fix and item.code.startswith("TK") for item in findings)
+
+
+@pytest.mark.parametrize(
+    ("properties", "tool_options", "expected"),
+    [
+        pytest.param({}, {"description": "  "}, ("missing_tool_description", ""), id="missing-tool-description"),
+        pytest.param({"q": {"type": "string"}}, {}, ("missing_parameter_description", "q"), id="missing-param-desc"),
+        pytest.param(
+            {"q": described({"type": "string"}, "Query.")}, {}, ("vague_parameter_description", "q"), id="too-short"
+        ),
+        pytest.param(
+            {"user_id": described({"type": "string"}, "The user ID.")},
+            {},
+            ("vague_parameter_description", "user_id"),
+            id="repeats-name",
+        ),
+        pytest.param({"payload": described({})}, {}, ("untyped_value", "payload"), id="any"),
+        pytest.param(
+            {"meta": described({"type": "object", "additionalProperties": True})},
+            {},
+            ("untyped_map", "meta"),
+            id="dict-str-any",
+        ),
+        pytest.param({"meta": described({"type": "object"})}, {}, ("untyped_map", "meta"), id="bare-object"),
+        pytest.param(
+            {"speed": described({"type": "string", "enum": ["NEXT_DAY", "GROUND"]})},
+            {},
+            ("enum_case", "speed"),
+            id="screaming-snake",
+        ),
+        pytest.param(
+            {"order": described({"type": "string", "enum": ["newestFirst", "oldest_first"]})},
+            {},
+            ("enum_case", "order"),
+            id="snake-and-camel-mixed",
+        ),
+        pytest.param(
+            {"since": described({"type": "string"})}, {}, ("date_as_string", "since"), id="date-name-plain-string"
+        ),
+        pytest.param(
+            {"shipped_on": described({"type": ["string", "null"]})},
+            {},
+            ("date_as_string", "shipped_on"),
+            id="date-suffix-nullable-3.1-style",
+        ),
+        pytest.param(
+            {"total": described({"anyOf": [{"type": "number"}, {"type": "null"}]})},
+            {},
+            ("money_as_float", "total"),
+            id="money-optional-float",
+        ),
+        pytest.param(
+            {"refund_amount": described({"type": "number"})}, {}, ("money_as_float", "refund_amount"), id="money-suffix"
+        ),
+        pytest.param(
+            {f"p{i}": described({"type": "integer"}) for i in range(9)},
+            {},
+            ("too_many_parameters", ""),
+            id="nine-parameters",
+        ),
+        pytest.param({}, {"name": "bad name!"}, ("bad_tool_name", ""), id="bad-tool-name"),
+    ],
+)
+def test_rule_fires_at_the_parameter(
+    properties: dict[str, Any], tool_options: dict[str, Any], expected: tuple[str, str]
+) -> None:
+    assert expected in found(tool_of(properties, **tool_options))
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        pytest.param({"since": described({"type": "string", "format": "date"})}, id="date-with-format"),
+        pytest.param({"created_at": described({"type": "string", "format": "date-time"})}, id="datetime"),
+        pytest.param({"amount": described({"type": "string", "pattern": "^[0-9]+$"})}, id="decimal-string"),
+        pytest.param({"amount_cents": described({"type": "integer"})}, id="minor-units"),
+        pytest.param({"amount": described({"anyOf": [{"type": "number"}, {"type": "string"}]})}, id="number-or-str"),
+        pytest.param({"state": described({"type": "string", "enum": ["open", "in_progress"]})}, id="snake-enum"),
+        pytest.param({"sort": described({"type": "string", "enum": ["newestFirst", "oldest"]})}, id="camel-enum"),
+        pytest.param({"level": described({"type": "integer", "enum": [1, 2]})}, id="int-enum"),
+        pytest.param({"w": described({"type": "object", "additionalProperties": {"type": "integer"}})}, id="typed-map"),
+        pytest.param(
+            {"p": described({"type": "object", "properties": {"x": described({"type": "number"})}})}, id="obj"
+        ),
+        pytest.param({f"p{i}": described({"type": "integer"}) for i in range(8)}, id="eight-parameters"),
+        pytest.param({"total_count": described({"type": "number"})}, id="not-money-name"),
+    ],
+)
+def test_good_schemas_stay_quiet(prop: dict[str, Any]) -> None:
+    assert lint(tool_of(prop)) == ()
+
+
+def test_rules_follow_local_refs_into_defs() -> None:
+    tool = tool_of(
+        {"status": described({"$ref": "#/$defs/Status"}), "order": described({"$ref": "#/$defs/Order"})},
+        **{
+            "$defs": {
+                "Status": {"type": "string", "enum": ["DRAFT_ONLY", "SENT"]},
+                "Order": {"type": "object", "properties": {"due_date": described({"type": "string"})}},
+            }
+        },
+    )
+    assert {("enum_case", "status"), ("date_as_string", "order.due_date")} <= found(tool)
+
+
+def object_chain(depth: int) -> dict[str, Any]:
+    schema: dict[str, Any] = described({"type": "string"})
+    for i in reversed(range(depth)):
+        schema = described({"type": "object", "properties": {f"l{i}": schema}})
+    return schema
+
+
+def test_nesting_two_levels_is_fine_and_three_is_flagged_once() -> None:
+    assert lint(tool_of({"root": object_chain(2)})) == ()
+    for depth in (3, 5):
+        deep = [item for item in lint(tool_of({"root": object_chain(depth)})) if item.slug == "deep_nesting"]
+        assert [item.path for item in deep] == ["root.l0.l1"]
+
+
+def test_nesting_through_arrays_counts_the_objects() -> None:
+    item = described({"type": "object", "properties": {"child": object_chain(2)}})
+    tool = tool_of({"rows": described({"type": "array", "items": item})})
+    assert ("deep_nesting", "rows.child.l0") in found(tool)
+
+
+def test_recursive_schema_terminates_and_is_flagged() -> None:
+    tool = tool_of(
+        {"root": described({"$ref": "#/$defs/Node"})},
+        **{
+            "$defs": {
+                "Node": {
+                    "type": "object",
+                    "properties": {
+                        "name": described({"type": "string"}),
+                        "children": described({"type": "array", "items": {"$ref": "#/$defs/Node"}}),
+                    },
+                }
+            }
+        },
+    )
+    assert ("deep_nesting", "root.children.children") in found(tool)
+
+
+def test_ref_cycle_without_properties_terminates() -> None:
+    tool = tool_of({"loop": described({"$ref": "#/$defs/A"})}, **{"$defs": {"A": {"$ref": "#/$defs/A"}}})
+    assert isinstance(lint(tool), tuple)
+
+
+def test_remote_ref_is_not_followed() -> None:
+    tool = tool_of({"x": described({"$ref": "https://example.com/schema.json"})})
+    assert ("untyped_value", "x") in found(tool)
+
+
+def test_lints_are_deterministic_and_ordered_by_catalogue() -> None:
+    tool = tool_of({"amount": {"type": "number"}, "due_date": {"type": "string"}}, description="")
+    first, second = lint(tool), lint(tool)
+    assert first == second
+    order = [rule.code for rule in CATALOGUE]
+    assert [order.index(item.code) for item in first] == sorted(order.index(item.code) for item in first)
