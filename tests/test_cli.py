@@ -1,0 +1,332 @@
+"""The ``toolkit`` command line, driven in-process through ``main([...])`` and once as a real process."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from toolkit._diff_rules import RULES
+from toolkit.cli import main
+
+SEARCH = "toolkit.examples:search_issues"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
+    code, out, _ = run(capsys, *argv, "--json")
+    return code, json.loads(out)
+
+
+@pytest.fixture
+def orders(repo_root: Path, tmp_path: Path) -> Path:
+    """A private copy of the orders spec that a test may edit."""
+    copy = tmp_path / "orders.yaml"
+    shutil.copy(repo_root / "specs" / "orders.yaml", copy)
+    return copy
+
+
+def edit_spec(path: Path, edit: Any) -> None:
+    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    edit(spec)
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+
+
+def lower_limit_maximum(spec: dict[str, Any]) -> None:
+    spec["paths"]["/orders"]["get"]["parameters"][2]["schema"]["maximum"] = 50
+
+
+# -- usage and errors --------------------------------------------------------------------------------------
+
+
+def test_help_lists_every_command_and_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in ("lower", "fixtures", "golden", "diff", "generate", "demo"):
+        assert command in out
+    assert "exit codes" in out
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        run(
+            capsys,
+        )[0]
+        == 2
+    )
+    assert run(capsys, "lower")[0] == 2
+    assert run(capsys, "golden", "verify")[0] == 2
+
+
+def test_toolkit_error_is_a_message_without_traceback(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
+    code, out, err = run(capsys, "lower", str(orders), "--op", "noSuchOperation")
+    assert code == 2
+    assert "unknown_operation" in err
+    assert "getOrder" in err  # the message lists what exists
+    assert "Traceback" not in err + out
+
+
+def test_missing_spec_file_is_a_toolkit_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "lower", str(tmp_path / "absent.yaml"))
+    assert code == 2
+    assert "not found" in err
+
+
+# -- lower -------------------------------------------------------------------------------------------------
+
+
+def test_lower_module_function_prints_the_exact_declaration(capsys: pytest.CaptureFixture[str]) -> None:
+    import toolkit as tk
+    from toolkit import examples
+
+    code, records = run_json(capsys, "lower", SEARCH, "--namespace", "issues")
+    assert code == 0
+    expected = tk.from_function(examples.search_issues, namespace="issues")
+    assert [r["declaration"] for r in records] == [expected.declaration]
+    assert records[0]["losses"] == [loss.to_dict() for loss in expected.losses]
+
+
+def test_lower_file_function_target(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "tools.py"
+    source.write_text(
+        'def ping(host: str, count: int = 3) -> str:\n    """Ping a host.\n\n    Args:\n'
+        '        host: The host name to ping.\n        count: How many pings to send.\n    """\n'
+        "    return host\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "lower", f"{source}:ping")
+    assert code == 0
+    assert '"name": "ping"' in out
+    assert "The host name to ping." in out
+
+
+def test_lower_spec_op_shows_losses_and_the_declaration(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
+    code, records = run_json(capsys, "lower", str(orders), "--op", "getOrder")
+    assert code == 0
+    assert [r["name"] for r in records] == ["orders_get"]
+    assert records[0]["binding"] == {"orderId": "path", "expand": "query"}
+    code, out, _ = run(capsys, "lower", str(orders), "--op", "orders_get")
+    assert code == 0
+    assert "orders_get" in out
+    assert "losses" in out
+
+
+def test_lower_all_opts_in_every_operation(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
+    _, opted_in = run_json(capsys, "lower", str(orders))
+    _, every = run_json(capsys, "lower", str(orders), "--all")
+    assert len(opted_in) == 5
+    assert len(every) == 6
+
+
+def test_lower_summary_reports_the_spec(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
+    code, summary = run_json(capsys, "lower", str(orders), "--summary", "--all")
+    assert code == 0
+    assert isinstance(summary, dict)
+    assert code == run(capsys, "lower", str(orders), "--summary")[0]
+
+
+def test_lower_a_module_without_tools_says_to_name_a_function(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "lower", "toolkit.examples")
+    assert code == 2
+    assert "module:function" in err
+
+
+# -- fixtures ----------------------------------------------------------------------------------------------
+
+
+def test_fixtures_report_for_one_operation(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
+    code, reports = run_json(capsys, "fixtures", str(orders), "--op", "getOrder")
+    assert code == 0
+    assert list(reports) == ["orders_get"]
+    code, out, _ = run(capsys, "fixtures", SEARCH)
+    assert code == 0
+    assert "search_issues" in out
+
+
+def test_fixtures_that_misbehave_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "strict_tools.py"
+    source.write_text(
+        "import toolkit as tk\n\n\n"
+        "def ping(host: str) -> str:\n"
+        '    """Ping a host.\n\n    Args:\n        host: The host name to ping.\n    """\n'
+        "    return host\n\n\n"
+        "def refuse_everything(args):\n"
+        '    return [tk.FieldError("host", "domain_rule", "never allowed", "nothing")]\n\n\n'
+        "ping_tool = tk.from_function(ping, effect='read').with_domain(refuse_everything)\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "fixtures", str(source))
+    assert code == 1
+    assert "fail" in out
+
+
+# -- golden ------------------------------------------------------------------------------------------------
+
+
+def test_golden_update_then_check_passes_then_drift_fails(
+    capsys: pytest.CaptureFixture[str], orders: Path, tmp_path: Path
+) -> None:
+    folder = str(tmp_path / "golden")
+    assert run(capsys, "golden", "check", str(orders), "--dir", folder)[0] == 1  # all missing
+    code, written = run_json(capsys, "golden", "update", str(orders), "--dir", folder)
+    assert code == 0
+    assert len(written["written"]) == 5
+    assert run(capsys, "golden", "check", str(orders), "--dir", folder)[0] == 0
+    edit_spec(orders, lower_limit_maximum)
+    code, report = run_json(capsys, "golden", "check", str(orders), "--dir", folder)
+    assert code == 1
+    (stale,) = report["stale"]
+    assert stale["name"] == "orders_list"
+    assert [c["rule"] for c in stale["diff"]["changes"]] == ["constraint_tightened"]
+    code, out, _ = run(capsys, "golden", "check", str(orders), "--dir", folder)
+    assert "stale" in out
+    assert "maximum of `limit` lowered from 100 to 50" in out
+
+
+def test_golden_reads_the_manifest_by_default(capsys: pytest.CaptureFixture[str], orders: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "golden"
+    folder.mkdir()
+    (folder / "golden.toml").write_text(
+        '[[spec]]\npath = "../orders.yaml"\nnamespace = "shop"\n\n'
+        '[[function]]\ntarget = "toolkit.examples:search_issues"\nnamespace = "issues"\neffect = "read"\n',
+        encoding="utf-8",
+    )
+    code, result = run_json(capsys, "golden", "update", "--dir", str(folder))
+    assert code == 0
+    assert "shop_get" not in result["written"]  # names come from x-agent-tool, not the namespace
+    assert "issues_search_issues" in result["written"]
+    (folder / "stray.json").write_text("{}", encoding="utf-8")
+    code, report = run_json(capsys, "golden", "check", "--dir", str(folder))
+    assert code == 1
+    assert report["orphaned"] == ["stray"]
+    assert run(capsys, "golden", "update", "--dir", str(folder), "--prune")[0] == 0
+    assert run(capsys, "golden", "check", "--dir", str(folder))[0] == 0
+
+
+def test_golden_without_a_manifest_says_how_to_fix_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "golden", "check", "--dir", str(tmp_path))
+    assert code == 2
+    assert "golden_manifest" in err
+    assert "golden.toml" in err
+
+
+# -- diff --------------------------------------------------------------------------------------------------
+
+
+def test_diff_of_two_specs_exits_1_on_breaking(
+    capsys: pytest.CaptureFixture[str], repo_root: Path, orders: Path
+) -> None:
+    edit_spec(orders, lower_limit_maximum)
+    old = str(repo_root / "specs" / "orders.yaml")
+    code, data = run_json(capsys, "diff", old, str(orders))
+    assert code == 1
+    assert data["verdict"] == "breaking"
+    assert [(c["tool"], c["rule"]) for c in data["changes"]] == [("orders_list", "constraint_tightened")]
+    code, out, _ = run(capsys, "diff", old, str(orders))
+    assert code == 1
+    assert "orders_list" in out
+    assert "constraint_tightened" in out
+
+
+def test_diff_exits_0_when_nothing_breaks(capsys: pytest.CaptureFixture[str], repo_root: Path, orders: Path) -> None:
+    edit_spec(orders, lambda s: s["components"]["schemas"]["RefundRequest"]["properties"]["reason"]["enum"].append("x"))
+    code, out, _ = run(capsys, "diff", str(repo_root / "specs" / "orders.yaml"), str(orders), "--format", "markdown")
+    assert code == 0
+    assert out.startswith("### Spec diff `orders`: **additive**")
+    assert "| additive | `orders_refund_create` | `enum_member_added` | `reason` |" in out
+
+
+def test_diff_of_golden_folders(capsys: pytest.CaptureFixture[str], orders: Path, tmp_path: Path) -> None:
+    run(capsys, "golden", "update", str(orders), "--dir", str(tmp_path / "old"))
+    edit_spec(orders, lambda s: s["paths"]["/orders/{orderId}"]["get"]["x-agent-tool"].update(description="Fetch."))
+    run(capsys, "golden", "update", str(orders), "--dir", str(tmp_path / "new"))
+    code, data = run_json(capsys, "diff", str(tmp_path / "old"), str(tmp_path / "new"))
+    assert code == 0
+    assert data["verdict"] == "behavioural"
+    assert [c["rule"] for c in data["changes"]] == ["tool_description_changed"]
+
+
+def test_diff_git_compares_a_revision_with_the_working_tree(
+    capsys: pytest.CaptureFixture[str], orders: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    monkeypatch.chdir(repo)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    run(capsys, "golden", "update", str(orders), "--dir", "golden")
+    subprocess.run([*git, "add", "golden"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "golden"], check=True)
+    assert run(capsys, "diff", "--git", "HEAD")[0] == 0
+    (repo / "golden" / "orders_cancel.json").unlink()
+    code, data = run_json(capsys, "diff", "--git", "HEAD")
+    assert code == 1
+    assert [(c["tool"], c["rule"]) for c in data["changes"]] == [("orders_cancel", "tool_removed")]
+    assert run(capsys, "diff", "--git", "no-such-rev")[0] == 2
+
+
+def test_diff_needs_two_sides(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
+    code, _, err = run(capsys, "diff", str(orders))
+    assert code == 2
+    assert "OLD and NEW" in err
+
+
+# -- terminals and processes -------------------------------------------------------------------------------
+
+
+def test_progress_shows_on_a_terminal_and_stays_quiet_otherwise() -> None:
+    from rich.console import Console
+
+    from toolkit._commands import progress
+
+    quiet, loud = io.StringIO(), io.StringIO()
+    with progress(Console(file=quiet, force_terminal=False), "work", 2) as advance:
+        advance()
+    with progress(Console(file=loud, force_terminal=True), "work", 2) as advance:
+        advance()
+    assert quiet.getvalue() == ""
+    assert "work" in loud.getvalue()
+
+
+def test_real_process_exit_codes_and_output(orders: Path, tmp_path: Path) -> None:
+    script = Path(sys.executable).parent / "toolkit"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "toolkit.cli"]
+    done = subprocess.run(
+        [*command, "golden", "update", str(orders), "--dir", str(tmp_path / "g")], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "5 written" in done.stdout
+    done = subprocess.run([*command, "lower", str(orders), "--op", "nope"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "unknown_operation" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.corpus
+def test_openai_spec_versions_give_a_classified_per_tool_list(
+    capsys: pytest.CaptureFixture[str], corpus_dir: Path
+) -> None:
+    old, new = corpus_dir / "openai-3.0.yaml", corpus_dir / "openai-3.1.json"
+    code, data = run_json(capsys, "diff", str(old), str(new), "--all")
+    assert code == (1 if data["verdict"] == "breaking" else 0)
+    assert data["namespace"] == "openai"
+    assert data["changes"]
+    for change in data["changes"]:
+        assert RULES[change["rule"]] == change["kind"]
+        assert change["tool"].startswith("openai_")
+    tools_with_changes = {c["tool"] for c in data["changes"]}
+    assert set(data["added"]) <= tools_with_changes
+    assert set(data["removed"]) <= tools_with_changes
+    assert not tools_with_changes & set(data["unchanged"])
