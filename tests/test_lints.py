@@ -67,6 +67,9 @@ def test_every_finding_carries_message_and_fix() -> None:
         ),
         pytest.param({"payload": described({})}, {}, ("untyped_value", "payload"), id="any"),
         pytest.param(
+            {"rows": described({"type": "array", "items": {}})}, {}, ("untyped_value", "rows"), id="list-of-any"
+        ),
+        pytest.param(
             {"meta": described({"type": "object", "additionalProperties": True})},
             {},
             ("untyped_map", "meta"),
@@ -208,3 +211,10 @@ def test_lints_are_deterministic_and_ordered_by_catalogue() -> None:
     assert first == second
     order = [rule.code for rule in CATALOGUE]
     assert [order.index(item.code) for item in first] == sorted(order.index(item.code) for item in first)
+
+
+def test_field_shared_by_union_members_is_reported_once() -> None:
+    cat = {"type": "object", "properties": {"kind": {"type": "string"}}}
+    dog = {"type": "object", "properties": {"kind": {"type": "string"}}}
+    tool = tool_of({"pet": described({"anyOf": [cat, dog]})})
+    assert [(item.slug, item.path) for item in lint(tool)] == [("missing_parameter_description", "pet.kind")]

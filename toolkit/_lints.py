@@ -81,11 +81,12 @@ def lint(tool: Tool) -> tuple[Lint, ...]:
     contract = tool.contract
     schema = contract.args_schema
     subject = Subject(contract.name, contract.description or "", schema, tuple(_walk(schema, schema, "", 1)))
-    return tuple(
-        Lint(rule.code, rule.slug, rule.severity, path, message, fix)
-        for rule in CATALOGUE
-        for path, message, fix in rule.check(subject)
-    )
+    found: dict[tuple[str, str], Lint] = {}
+    for rule in CATALOGUE:
+        for path, message, fix in rule.check(subject):
+            # union members can share a field name: one finding per rule and path
+            found.setdefault((rule.code, path), Lint(rule.code, rule.slug, rule.severity, path, message, fix))
+    return tuple(found.values())
 
 
 # -- schema reading ----------------------------------------------------------------------------------------
@@ -182,7 +183,8 @@ def _name_words(name: str) -> list[str]:
 
 def _untyped_value(s: Subject) -> Iterator[tuple[str, str, str]]:
     for f in s.fields:
-        if any(_is_untyped(b) for b in f.branches):
+        items = [s.resolve(b["items"]) for b in f.branches if isinstance(b.get("items"), Mapping)]
+        if any(_is_untyped(b) for b in [*f.branches, *items]):
             yield (
                 f.path,
                 f"{f.path!r} accepts any JSON value (Any/object): the model can send anything and nothing is checked",
