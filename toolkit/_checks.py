@@ -114,7 +114,8 @@ def type_check(
     def fail(value: Any, loc: Loc, run: Run) -> Any:
         from toolkit._expected import type_name
 
-        run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not {wanted}", describe(schema))
+        shown = "null" if value is None else f"{type_name(value)} {short(value)}"
+        run.error(loc, "wrong_type", f"{shown} is not {wanted}", describe(schema))
         return value
 
     return test, fail

@@ -16,7 +16,7 @@ from typing import Any
 from toolkit._checks import Check, Run, short
 from toolkit._expected import Loc, describe, type_name
 
-__all__ = ["TypeSet", "branch_check", "not_check", "static_types"]
+__all__ = ["TypeSet", "branch_check", "core", "default_of", "not_check", "static_types"]
 
 TypeSet = frozenset[str] | None
 """The JSON types a schema can accept; ``None`` means any type."""
@@ -133,3 +133,50 @@ def not_check(node: Check, forbidden: Any) -> Check:
         return value
 
     return check
+
+
+# -- unwrapping ------------------------------------------------------------------------------------
+def core(schema: Any, resolve: Callable[[str], Any]) -> tuple[Any, bool]:
+    """The schema behind ``$ref`` and an ``anyOf [X, null]`` wrapper, and whether null is allowed."""
+    nullable = False
+    for _ in range(16):
+        if not isinstance(schema, Mapping):
+            return schema, nullable
+        if isinstance(schema.get("$ref"), str):
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            schema = {**_safe_resolve(resolve, schema["$ref"]), **siblings}
+            continue
+        branches = schema.get("anyOf") or schema.get("oneOf")
+        if isinstance(branches, list):
+            rest = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
+            if len(rest) == 1 and len(branches) == 2:
+                nullable = True
+                outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+                schema = {**outer, **rest[0]} if isinstance(rest[0], Mapping) else rest[0]
+                continue
+        kinds = schema.get("type")
+        if isinstance(kinds, list) and "null" in kinds:
+            nullable = True
+            others = [k for k in kinds if k != "null"]
+            schema = {**schema, "type": others[0] if len(others) == 1 else others}
+        return schema, nullable or schema.get("nullable") is True
+    return schema, nullable
+
+
+def _safe_resolve(resolve: Callable[[str], Any], ref: str) -> Mapping[str, Any]:
+    try:
+        found = resolve(ref)
+    except Exception:
+        return {}
+    return found if isinstance(found, Mapping) else {}
+
+
+NO_DEFAULT: Any = object()
+
+
+def default_of(schema: Any, resolve: Callable[[str], Any]) -> Any:
+    """A property's ``default``: on the property itself, else behind its ``$ref`` / optional wrapper."""
+    if isinstance(schema, Mapping) and "default" in schema:
+        return schema["default"]
+    inner, _ = core(schema, resolve)
+    return inner["default"] if isinstance(inner, Mapping) and "default" in inner else NO_DEFAULT

@@ -32,7 +32,7 @@ from toolkit._checks import (
     short,
     type_check,
 )
-from toolkit._combinators import branch_check, not_check, static_types
+from toolkit._combinators import NO_DEFAULT, branch_check, default_of, not_check, static_types
 from toolkit._exceptions import SchemaError
 from toolkit._expected import Loc, clause, describe
 
@@ -211,12 +211,36 @@ class _Compiler:
         from toolkit._objects import object_check
 
         properties = schema.get("properties") or {}
-        children = {name: self.compile(sub) for name, sub in properties.items()}
-        nullable = {name: "null" in (static_types(sub, self.resolve) or {"null"}) for name, sub in properties.items()}
+        children: dict[str, Check] = {}
+        for name, sub in properties.items():
+            children[name] = self.lazy(children, name, sub)
+        nullable: dict[str, bool] = {}
+
+        def is_nullable(name: str) -> bool:
+            if name not in nullable:
+                found = static_types(properties[name], self.resolve)
+                nullable[name] = found is None or "null" in found
+            return nullable[name]
+
         additional = schema.get("additionalProperties", True)
         extra = None if additional is False else self.compile(additional)
         patterns = {p: self.compile(sub) for p, sub in (schema.get("patternProperties") or {}).items()}
-        return object_check(schema, children, nullable, extra, patterns, self.options)
+        defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
+        defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT}
+        return object_check(schema, children, is_nullable, defaults, extra, patterns, self.options)
+
+    def lazy(self, table: dict[str, Check], key: str, schema: Any) -> Check:
+        """A stand-in that compiles ``schema`` on first use and puts the result in ``table[key]``.
+
+        Large API schemas (a Kubernetes body is thousands of nodes) are compiled only as far as the data
+        actually reaches, so the first call stays cheap.
+        """
+
+        def first_use(value: Any, loc: Loc, run: Run) -> Any:
+            real = table[key] = self.compile(schema)
+            return real(value, loc, run)
+
+        return first_use
 
     # -- arrays -----------------------------------------------------------------------------------
     def array(self, schema: Mapping[str, Any], description: str | None) -> Check:

@@ -139,6 +139,8 @@ def _one_type_phrase(kind: str, schema: Mapping[str, Any]) -> str:
 
 
 def enum_phrase(values: Sequence[Any]) -> str:
+    if not values:
+        return "nothing: the schema lists no allowed values"
     shown = ", ".join(v if isinstance(v, str) else json.dumps(v) for v in values[:20])
     return f"one of: {shown}" + (", ..." if len(values) > 20 else "")
 

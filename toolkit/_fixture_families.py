@@ -48,6 +48,8 @@ class Param:
     valid: Any
     default: Any = NO_VALUE
     resolve: Any = field(default=None, repr=False, compare=False)
+    types: frozenset[str] | None = None
+    """The JSON types the parameter's full schema accepts (``None``: any)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +61,39 @@ class Case:
     variant: str = ""
 
 
+_CONFUSIONS = frozenset({"numeric_as_string", "float_for_integer", "bool_for_number", "bool_as_string"})
+_CONFUSIONS |= {"json_object_in_string", "json_array_in_string", "scalar_for_array"}
+
+
 def param_cases(p: Param, setting: Setting) -> Iterator[Case]:
-    """Every family that applies to parameter ``p``."""
+    """Every family that applies to parameter ``p``.
+
+    A type-confusion family is left out when the parameter's full schema accepts the confused type anyway
+    (an untyped schema, or an ``anyOf`` with a string branch): there is nothing to catch.
+    """
+    for case in _all_cases(p, setting):
+        if case.family in _CONFUSIONS and _type_accepted(p.types, case.value):
+            continue
+        yield case
+
+
+def _type_accepted(types: frozenset[str] | None, value: Any) -> bool:
+    if types is None:
+        return True
+    if isinstance(value, bool):
+        return "boolean" in types
+    if isinstance(value, int):
+        return "integer" in types or "number" in types
+    if isinstance(value, float):
+        return "number" in types or ("integer" in types and value.is_integer())
+    if isinstance(value, str):
+        return "string" in types
+    if isinstance(value, list):
+        return "array" in types
+    return "object" in types if isinstance(value, dict) else False
+
+
+def _all_cases(p: Param, setting: Setting) -> Iterator[Case]:
     yield from _presence(p, setting)
     kind = _kind(p.schema)
     if isinstance(p.schema.get("enum"), list):
@@ -225,7 +258,8 @@ def _enum(p: Param, s: Setting) -> Iterator[Case]:
         else:
             continue
         break
-    unknown = "not_a_listed_value" if strings or not members else max(m for m in members if _number(m)) + 1
+    numbers = [m for m in members if _number(m)]
+    unknown = max(numbers) + 1 if numbers and len(numbers) == len(members) else "not_a_listed_value"
     yield Case("enum_unknown", unknown, "reject", "a value the enum does not list")
 
 

@@ -15,50 +15,17 @@ from re import _constants as sre_constants  # type: ignore[attr-defined]  # the 
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
+from toolkit._combinators import NO_DEFAULT, core, default_of
 from toolkit._formats import FORMAT_EXAMPLES, check_format
 
 __all__ = ["NO_VALUE", "core", "example", "pattern_example"]
+
 
 NO_VALUE: Any = type("NoValue", (), {"__repr__": lambda self: "NO_VALUE", "__bool__": lambda self: False})()
 Resolve = Callable[[str], Any]
 
 _CATEGORY_CHAR = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE": " "}
 _CATEGORY_CHAR |= {"CATEGORY_NOT_DIGIT": "a", "CATEGORY_NOT_WORD": "-", "CATEGORY_NOT_SPACE": "a"}
-
-
-def core(schema: Any, resolve: Resolve) -> tuple[Any, bool]:
-    """The schema behind ``$ref`` and an ``anyOf [X, null]`` wrapper, and whether null is allowed."""
-    nullable = False
-    for _ in range(16):
-        if not isinstance(schema, Mapping):
-            return schema, nullable
-        if isinstance(schema.get("$ref"), str):
-            siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            schema = {**_safe_resolve(resolve, schema["$ref"]), **siblings}
-            continue
-        branches = schema.get("anyOf") or schema.get("oneOf")
-        if isinstance(branches, list):
-            rest = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
-            if len(rest) == 1 and len(branches) == 2:
-                nullable = True
-                outer = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
-                schema = {**outer, **rest[0]} if isinstance(rest[0], Mapping) else rest[0]
-                continue
-        kinds = schema.get("type")
-        if isinstance(kinds, list) and "null" in kinds:
-            nullable = True
-            others = [k for k in kinds if k != "null"]
-            schema = {**schema, "type": others[0] if len(others) == 1 else others}
-        return schema, nullable or schema.get("nullable") is True
-    return schema, nullable
-
-
-def _safe_resolve(resolve: Resolve, ref: str) -> Mapping[str, Any]:
-    try:
-        found = resolve(ref)
-    except Exception:
-        return {}
-    return found if isinstance(found, Mapping) else {}
 
 
 def example(schema: Any, resolve: Resolve, depth: int = 0) -> Any:
@@ -73,7 +40,9 @@ def example(schema: Any, resolve: Resolve, depth: int = 0) -> Any:
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list):
+        fmt = schema.get("format")
         members = [v for v in schema["enum"] if v is not None]
+        members = [v for v in members if not (isinstance(v, str) and isinstance(fmt, str) and not check_format(fmt, v))]
         return members[0] if members else NO_VALUE
     for key in ("anyOf", "oneOf"):
         for branch in schema.get(key) or []:
@@ -276,4 +245,8 @@ def _object_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> 
         if value is NO_VALUE:
             return NO_VALUE
         out[name] = value
+    for name, sub in properties.items():  # a default would be applied (with a notice): send it instead
+        default = default_of(sub, resolve)
+        if name not in out and default is not NO_DEFAULT and default is not None:
+            out[name] = default
     return out

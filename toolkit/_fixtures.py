@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolkit._combinators import NO_DEFAULT, core, default_of, static_types
 from toolkit._fixture_families import OMIT, Case, Param, Setting, param_cases
 from toolkit._fixture_report import FixtureReport, FixtureRow, fire, load_fixtures
-from toolkit._fixture_values import NO_VALUE, core, example
+from toolkit._fixture_values import NO_VALUE, example
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -64,11 +65,14 @@ def _params(tool: Tool, resolve: Any) -> list[Param]:
     required = set(schema.get("required") or ())
     out: list[Param] = []
     for name, raw in (schema.get("properties") or {}).items():
-        inner, nullable = core(raw, resolve)
+        inner, _ = core(raw, resolve)
         inner = inner if isinstance(inner, Mapping) else {}
-        default = raw["default"] if isinstance(raw, Mapping) and "default" in raw else inner.get("default", NO_VALUE)
+        types = static_types(raw, resolve)
+        default = default_of(raw, resolve)
+        default = NO_VALUE if default is NO_DEFAULT else default
         valid = example(inner, resolve)
-        out.append(Param(name, inner, name in required, nullable, valid, default, resolve))
+        nullable = types is None or "null" in types
+        out.append(Param(name, inner, name in required, nullable, valid, default, resolve, types))
     return out
 
 

@@ -15,7 +15,7 @@ The cleaned object is a new dict in the data's own key order, followed by defaul
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
@@ -38,7 +38,8 @@ def _known_list(names: list[str]) -> str:
 def object_check(
     schema: Mapping[str, Any],
     children: dict[str, Check],
-    nullable: dict[str, bool],
+    is_nullable: Callable[[str], bool],
+    defaults: dict[str, Any],
     extra: Check | None,
     patterns: dict[str, Check],
     options: Options,
@@ -49,9 +50,7 @@ def object_check(
     properties: Mapping[str, Any] = schema.get("properties") or {}
     required = tuple(r for r in schema.get("required") or () if isinstance(r, str))
     required_set = frozenset(required)
-    defaults = {k: s["default"] for k, s in properties.items() if isinstance(s, Mapping) and "default" in s}
     defaults = {k: v for k, v in defaults.items() if k not in required_set}
-    droppable = frozenset(k for k in children if k not in required_set and not nullable[k])
     compiled_patterns = [(re.compile(p), node) for p, node in patterns.items() if _compiles(p)]
     low, high = schema.get("minProperties", 0), schema.get("maxProperties")
     dependent = schema.get("dependentRequired") or {}
@@ -83,7 +82,7 @@ def object_check(
             child = children.get(key)
             if child is None:
                 other(key if type(key) is str else str(key), item, loc, run, out)
-            elif item is None and key in droppable and null_as_absent:
+            elif item is None and null_as_absent and key not in required_set and not is_nullable(key):
                 dropped.append(key)
             else:
                 out[key] = child(item, (loc, key), run)
