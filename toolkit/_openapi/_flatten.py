@@ -40,6 +40,8 @@ class SpecContext:
     swagger2: bool
     credentials: frozenset[tuple[str, str]]
     consumes: tuple[str, ...] = ()
+    prepared: dict[int, Any] = field(default_factory=dict)
+    """Parameters made ready, by object identity (the document outlives the build, so ids are stable)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +115,7 @@ def _parameters(candidate: Candidate, ctx: SpecContext) -> list[Mapping[str, Any
             raise Refusal("bad_parameter", "`parameters` must be a list")
         for raw in raw_list:
             parameter = ctx.resolver.deref(raw)
-            if not isinstance(parameter, Mapping) or not isinstance(parameter.get("name"), str):
+            if not isinstance(parameter, dict) or not isinstance(parameter.get("name"), str):
                 raise Refusal("bad_parameter", "a parameter has no name (or is not an object)")
             if parameter.get("in") not in _LOCATIONS:
                 raise Refusal("bad_parameter", f"parameter {parameter['name']!r} has no valid `in`")
@@ -121,47 +123,80 @@ def _parameters(candidate: Candidate, ctx: SpecContext) -> list[Mapping[str, Any
     return list(merged.values())
 
 
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """One parameter made ready once per document (GitHub shares most parameters across operations)."""
+
+    original: str
+    location: str
+    schema: Any
+    required: bool
+    losses: tuple[Loss, ...]
+    roots: frozenset[str]
+
+
 def _add_parameter(builder: _Builder, parameter: Mapping[str, Any]) -> None:
+    cache = builder.ctx.prepared
+    entry = cache.get(id(parameter))
+    if entry is None:
+        try:
+            entry = _prepare(builder.ctx, parameter)
+        except Refusal as refusal:
+            entry = refusal
+        cache[id(parameter)] = entry
+    if isinstance(entry, Refusal):
+        raise Refusal(entry.slug, entry.message)
+    builder.losses.extend(entry.losses)
+    if entry.schema is not _LEFT_OUT:
+        builder.roots.update(entry.roots)
+        builder.add(entry.original, entry.location, entry.schema, required=entry.required)
+
+
+_LEFT_OUT = object()
+
+
+def _prepare(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
     location, original = parameter["in"], parameter["name"]
     if location == "cookie":
-        builder.losses.append(Loss("", "parameter", f"cookie.{original}", "cookie parameters are left out"))
-        return
-    if location == "header" and original.lower() in _IGNORED_HEADERS:
-        return
-    if (location, original.lower()) in builder.ctx.credentials:
-        return  # a credential: the runtime sets it from configuration, the model never sees it
-    schema = _parameter_schema(builder, parameter)
-    pointer = f"/properties/{argument_name(original)}"
-    normalised = builder.normalise(schema, pointer)
+        loss = Loss("", "parameter", f"cookie.{original}", "cookie parameters are left out")
+        return _Prepared(original, location, _LEFT_OUT, False, (loss,), frozenset())
+    lowered = original.lower()
+    if (location == "header" and lowered in _IGNORED_HEADERS) or (location, lowered) in ctx.credentials:
+        # a credential (or a header HTTP itself sets): the runtime supplies it, the model never sees it
+        return _Prepared(original, location, _LEFT_OUT, False, (), frozenset())
+    walk = ctx.resolver.walk()
+    schema = normalise(_parameter_schema(ctx, parameter), walk, f"/properties/{argument_name(original)}")
     description = parameter.get("description")
-    if isinstance(description, str) and description and isinstance(normalised, dict):
-        normalised.setdefault("description", description)
-    builder.add(original, location, normalised, required=location == "path" or parameter.get("required") is True)
+    if isinstance(description, str) and description and isinstance(schema, dict):
+        schema.setdefault("description", description)
+    required = location == "path" or parameter.get("required") is True
+    roots = frozenset(t.removeprefix("#/$defs/") for t in walk.refs)
+    return _Prepared(original, location, schema, required, tuple(walk.losses), roots)
 
 
-def _parameter_schema(builder: _Builder, parameter: Mapping[str, Any]) -> Any:
-    if builder.ctx.swagger2:
+def _parameter_schema(ctx: SpecContext, parameter: Mapping[str, Any]) -> Any:
+    if ctx.swagger2:
         return parameter_schema_v2(parameter)
     if "schema" in parameter:
         return parameter["schema"]
     content = parameter.get("content")
-    if isinstance(content, Mapping) and content:
-        media = builder.ctx.resolver.deref(next(iter(content.values())))
-        if isinstance(media, Mapping):
+    if isinstance(content, dict) and content:
+        media = ctx.resolver.deref(next(iter(content.values())))
+        if isinstance(media, dict):
             return media.get("schema", {})
     return {}
 
 
 # -- body --------------------------------------------------------------------------------------------------
 def _add_body(builder: _Builder, request: Any) -> None:
-    if not isinstance(request, Mapping) or not isinstance(request.get("content", {}), Mapping):
+    if not isinstance(request, dict) or not isinstance(request.get("content", {}), dict):
         raise Refusal("bad_request_body", "the requestBody is not an object with a `content` map")
     content = request.get("content") or {}
     if not content:
         return
     media = _json_media(content)
     raw = builder.ctx.resolver.deref(content[media])
-    raw_schema = raw.get("schema", {}) if isinstance(raw, Mapping) else {}
+    raw_schema = raw.get("schema", {}) if isinstance(raw, dict) else {}
     required = request.get("required") is True
     schema = builder.normalise(raw_schema, "/properties/body")
     if isinstance(schema, dict) and schema.get("format") == "binary":

@@ -145,8 +145,9 @@ def _looks_like_path(source: str) -> bool:
 def _read(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> tuple[Any, str, str | None]:
     """Return (parsed value, sha256 of the bytes, path or None)."""
     if isinstance(source, Mapping):
-        digest = hashlib.sha256(json.dumps(source, sort_keys=True, default=str).encode()).hexdigest()
-        return source, digest, None
+        text = json.dumps(source, sort_keys=True, default=str)
+        value = source if isinstance(source, dict) else json.loads(text)  # plain dicts all the way down
+        return value, hashlib.sha256(text.encode()).hexdigest(), None
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
         path = Path(source)
         if not path.is_file():

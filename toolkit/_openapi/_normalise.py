@@ -63,7 +63,7 @@ def normalise(schema: Any, walk: Walk, pointer: str) -> Any:
 def _node(schema: Any, walk: Walk, pointer: str, depth: int, *, guarded: bool) -> Any:
     if isinstance(schema, bool):
         return schema
-    if not isinstance(schema, Mapping):
+    if not isinstance(schema, dict):
         raise Refusal("unsupported_schema", f"a schema at {pointer or '/'} is a {type(schema).__name__}, not an object")
     if depth > MAX_DEPTH:
         raise Refusal("schema_too_deep", f"the schema at {pointer} nests deeper than {MAX_DEPTH} levels")
@@ -136,7 +136,7 @@ def _keyword(key: str, value: Any, out: dict[str, Any], walk: Walk, pointer: str
 
 
 def _schema_map(key: str, value: Any, walk: Walk, pointer: str, depth: int, *, guarded: bool) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         raise Refusal("unsupported_schema", f"{key} at {pointer} must be a mapping of schemas")
     guard = True if key in _GUARDED_MAP else guarded
     return {name: _node(s, walk, f"{pointer}/{_escape(name)}", depth + 1, guarded=guard) for name, s in value.items()}
@@ -196,9 +196,9 @@ def _nullable(out: dict[str, Any]) -> dict[str, Any]:
 def _drop_read_only(source: Mapping[str, Any], out: dict[str, Any]) -> None:
     """Request schemas: readOnly properties cannot be sent, so they leave ``properties`` and ``required``."""
     raw = source.get("properties")
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         return
-    gone = {name for name, s in raw.items() if isinstance(s, Mapping) and s.get("readOnly") is True}
+    gone = {name for name, s in raw.items() if isinstance(s, dict) and s.get("readOnly") is True}
     if not gone:
         return
     out["properties"] = {k: v for k, v in out["properties"].items() if k not in gone}

@@ -82,7 +82,7 @@ class Resolver:
     def deref(self, obj: Any) -> Any:
         """Follow a chain of ``$ref`` objects (not schemas) to the object at its end."""
         for _ in range(MAX_HOPS):
-            if not (isinstance(obj, Mapping) and "$ref" in obj):
+            if not (isinstance(obj, dict) and "$ref" in obj):
                 return obj
             obj = self.lookup(obj["$ref"])
         raise Refusal("circular_ref", f"a chain of more than {MAX_HOPS} $refs (or a $ref cycle)")
@@ -133,7 +133,7 @@ class Resolver:
         ref = self._pointers[name]
         walk = self.walk()
         raw = self.lookup(ref)
-        if isinstance(raw, Mapping) and raw.get("$recursiveAnchor") is True:
+        if isinstance(raw, dict) and raw.get("$recursiveAnchor") is True:
             walk.recursive_ref = ref  # 2019-09 ``$recursiveRef: "#"`` inside it means this very schema
         try:
             schema = normalise(raw, walk, f"/$defs/{name}")

@@ -154,11 +154,11 @@ def _operations(root: Mapping[str, Any], resolver: Resolver, rejected: list[Reje
         except Refusal as refusal:
             rejected.append(Rejection(None, "", str(path), refusal.slug, f"path item: {refusal.message}"))
             continue
-        if not isinstance(item, Mapping):
+        if not isinstance(item, dict):
             continue
         for method in HTTP_METHODS:
             operation = item.get(method)
-            if isinstance(operation, Mapping):
+            if isinstance(operation, dict):
                 found.append(Candidate(method.upper(), str(path), operation, item, Options()))
     return found
 
