@@ -2,7 +2,8 @@
 
 For each tool the package gets a module (binding map, trim settings, security schemes, a class) plus two
 JSON resources: ``declarations/<module>.json`` (the exact golden declaration the model receives) and
-``contracts/<module>.json`` (the full ``args_schema``, effect, confirmation, method, path, policy, losses).
+``contracts/<module>.json`` (key order kept: the full ``args_schema``, effect, confirmation, method, path,
+policy and losses).
 At import a module loads both through ``importlib.resources`` and builds its :class:`toolkit.Tool` directly
 from them (:func:`toolkit.runtime.http.load_tool`): the spec is never parsed again.
 
@@ -14,6 +15,7 @@ Output is byte-identical on regeneration: files are sorted, JSON is canonical, t
 
 from __future__ import annotations
 
+import json
 import keyword
 import re
 from collections.abc import Mapping
@@ -173,6 +175,11 @@ def _init(toolset: Toolset, stems: list[str], header: list[str], source: dict[st
     return "\n".join(lines) + "\n"
 
 
+def _ordered_json(value: Any) -> str:
+    """Like :func:`pretty` but keeping key order: property order in ``args_schema`` is part of the contract."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
 def _contract_json(tool: Tool) -> dict[str, Any]:
     return {
         "args_schema": tool.args_schema,
@@ -239,6 +246,6 @@ def generate(
         schemes = (security or {}).get(tool.name, ())
         files[f"{package}/{stem}.py"] = _module(tool, stem, header, settings, schemes)
         files[f"{package}/declarations/{stem}.json"] = pretty(tool.declaration)
-        files[f"{package}/contracts/{stem}.json"] = pretty(_contract_json(tool))
+        files[f"{package}/contracts/{stem}.json"] = _ordered_json(_contract_json(tool))
     files[f"{package}/__init__.py"] = _init(toolset, list(stems), header, source)
     return dict(sorted(files.items()))
