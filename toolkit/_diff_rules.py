@@ -105,7 +105,7 @@ def contrast(before: Any, after: Any) -> str:
     return f"from {_excerpt(before, start, end)} to {_excerpt(after, start, end)}"
 
 
-def _excerpt(text: str, start: int, end: int, context: int = 12, limit: int = 70) -> str:
+def _excerpt(text: str, start: int, end: int, context: int = 24, limit: int = 80) -> str:
     """The differing middle of ``text`` (common prefix ``start`` and suffix ``end`` cut), as JSON."""
     begin, stop = max(0, start - context), min(len(text), len(text) - end + context)
     middle = text[begin:stop]
