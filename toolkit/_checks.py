@@ -46,6 +46,7 @@ Check = Callable[[Any, Loc, Run], Any]
 
 RANGE_WORDS: tuple[str, ...] = ("between", "least", "most", "up to", "max", "min", "more", "less", "fewer")
 RANGE_WORDS += ("greater", "from", "exceed", "range", "below", "above", "≤", "≥", "<", ">", "to ")
+_PATTERN_WORDS = ("format", "like", "e.g.", "such as", "pattern", "starts with", "followed by", "digits")
 LENGTH_WORDS = ("character", "char", "letter", "long", "length", "digit", "symbol")
 ITEM_WORDS = ("item", "element", "entr", "value", "element")
 FORMAT_WORDS: Mapping[str, tuple[str, ...]] = {
@@ -252,7 +253,7 @@ def pattern_check(schema: Mapping[str, Any], description: str | None) -> Check |
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is str and search(value) is None:
-            expected = clause(description, (), ("format", "like", "e.g.", "such as", "pattern", "starts with"))
+            expected = clause(description, (), _PATTERN_WORDS)
             run.error(loc, "pattern_mismatch", f"{short(value)} does not match the pattern {pattern}",
                       expected or f"string matching {pattern}")  # fmt: skip
         return value
