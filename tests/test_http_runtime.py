@@ -125,9 +125,21 @@ ECHO = _tool(
 API_KEY = SecurityScheme(key="apiKey", kind="api_key", location="header", name="X-API-Key")
 
 
+_OPEN: list[HttpTool] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    while _OPEN:
+        _OPEN.pop().client.close()
+
+
 def _http(tool: Tool, url: str, **config: Any) -> HttpTool:
     security = config.pop("security", (API_KEY,))
-    return HttpTool(tool, security=security, config=HttpConfig(base_url=url, **config))
+    made = HttpTool(tool, security=security, config=HttpConfig(base_url=url, **config))
+    _OPEN.append(made)
+    return made
 
 
 # -- binding ------------------------------------------------------------------------------------------
@@ -364,6 +376,7 @@ def test_untouched_results_carry_no_notice() -> None:
 
 def test_trim_settings_apply_to_http_results(server_url: str) -> None:
     tool = HttpTool(ECHO, trim=Trim(max_items=2), config=HttpConfig(base_url=server_url))
+    _OPEN.append(tool)
     result = tool.call({"item_id": "a", "tags": ["x", "y", "z"]})
     assert result.data["query"] == [["tags", "x"], ["tags", "y"]]
     assert result.notices[-1].to_dict()["field"] == "query"
