@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
+import typing
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NotRequired, Optional
+from typing import Annotated, Any, Literal, NotRequired, Optional
 from uuid import UUID
 
 import pytest
+from google.genai import types as genai_types
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
@@ -292,6 +297,24 @@ def test_bound_method_skips_self() -> None:
     assert tool.name == "add"
 
 
+@dataclass
+class PlaceOrder:
+    """Place an order for one product.
+
+    Attributes:
+        sku: Stock keeping unit of the product, e.g. "SKU-1".
+    """
+
+    sku: str
+
+
+def test_class_becomes_a_tool_named_in_snake_case() -> None:
+    tool = from_function(PlaceOrder)
+    assert tool.name == "place_order"
+    assert tool.description == "Place an order for one product."
+    assert tool.args_schema["properties"]["sku"]["description"] == 'Stock keeping unit of the product, e.g. "SKU-1".'
+
+
 # -- types ------------------------------------------------------------------------------------------------
 class Level(StrEnum):
     LOW = "low"
@@ -406,3 +429,86 @@ def test_flawed_example_shows_every_trap_at_its_parameter() -> None:
 @pytest.mark.parametrize("fn", [search_issues, transfer_funds], ids=["search_issues", "transfer_funds"])
 def test_good_examples_have_no_lints(fn: Any) -> None:
     assert from_function(fn).lints == ()
+
+
+# -- functions the tests have never seen ------------------------------------------------------------------
+UNSEEN_TYPES: dict[str, Any] = {
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "date": date,
+    "datetime": datetime,
+    "uuid": UUID,
+    "decimal": Decimal,
+    "level": Level,
+    "literal": Literal["alpha", "beta", "gammaRay"],
+    "list": list[str],
+    "map": dict[str, int],
+    "box": Box,
+}
+WORDS = ("value", "the", "customer", "window", "page", "limit", "account", "used", "for", "sorting", "only")
+
+
+def render_doc(style: str, summary: str, docs: dict[str, str]) -> str:
+    if style == "google":
+        body = "".join(f"    {name}: {text}\n" for name, text in docs.items())
+        return f"{summary}\n\nArgs:\n{body}"
+    if style == "numpy":
+        body = "".join(f"{name}\n    {text}\n" for name, text in docs.items())
+        return f"{summary}\n\nParameters\n----------\n{body}"
+    return f"{summary}\n\n" + "".join(f":param {name}: {text}\n" for name, text in docs.items())
+
+
+@st.composite
+def unseen_functions(draw: st.DrawFn) -> tuple[Any, list[tuple[str, Any, bool, bool, str]]]:
+    names = draw(st.lists(st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True), min_size=1, max_size=6, unique=True))
+    specs = []
+    for name in names:
+        kind = draw(st.sampled_from(sorted(UNSEEN_TYPES)))
+        optional, has_default = draw(st.booleans()), draw(st.booleans())
+        text = " ".join(draw(st.lists(st.sampled_from(WORDS), min_size=3, max_size=8))).capitalize() + "."
+        specs.append((name, UNSEEN_TYPES[kind], optional, has_default, text))
+    params = [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=(annotation | None) if optional else annotation,
+            default=None if has_default else inspect.Parameter.empty,
+        )
+        for name, annotation, optional, has_default, _ in specs
+    ]
+
+    def fn(**kwargs: Any) -> None:
+        pass
+
+    fn.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    style = draw(st.sampled_from(["google", "numpy", "rest"]))
+    fn.__doc__ = render_doc(style, "Do a generated thing.", {name: spec[-1] for name, *spec in specs})
+    return fn, specs
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(unseen_functions())
+def test_unseen_functions_keep_names_descriptions_nullability_enums_and_formats(
+    generated: tuple[Any, list[tuple[str, Any, bool, bool, str]]],
+) -> None:
+    fn, specs = generated
+    tool = from_function(fn)
+    genai_types.FunctionDeclaration.model_validate(tool.declaration)
+    params = tool.declaration["parameters"]
+    assert list(params["properties"]) == [name for name, *_ in specs]
+    assert params.get("required", []) == [name for name, _, _, has_default, _ in specs if not has_default]
+    for name, annotation, optional, has_default, text in specs:
+        declared = params["properties"][name]
+        assert declared["description"] == text
+        if optional or has_default:  # a None default makes the parameter nullable too
+            assert declared.get("nullable") is True, name
+        if annotation is date:
+            assert declared["format"] == "date"
+        if annotation is datetime:
+            assert declared["format"] == "date-time"
+        if annotation is Level:
+            assert declared["enum"] == ["low", "high"]
+        if typing.get_origin(annotation) is Literal:
+            assert declared["enum"] == ["alpha", "beta", "gammaRay"]

@@ -112,10 +112,12 @@ def _callable_target(fn: Any) -> Any:
 
 
 def _docstring(target: Any) -> Docstring:
-    """The function's docstring; for a callable object, its class's description and ``__call__``'s params."""
+    """The function's docstring; for a class or callable object, the class's description and the params
+    documented on the class or on ``__init__``/``__call__``."""
     if inspect.isfunction(target) or inspect.ismethod(target) or inspect.isbuiltin(target):
         return parse_docstring(target)
-    own, call = parse_docstring(type(target)), parse_docstring(type(target).__call__)
+    cls, method = (target, "__init__") if isinstance(target, type) else (type(target), "__call__")
+    own, call = parse_docstring(cls), parse_docstring(getattr(cls, method))
     return Docstring(own.description or call.description, {**own.params, **call.params})
 
 
@@ -170,9 +172,10 @@ def _default_name(fn: Any) -> str:
     name = getattr(target, "__name__", None)
     if name == "<lambda>":
         raise SignatureError("a lambda has no name the model can call; pass name='...'", slug="lambda_needs_name")
-    if isinstance(name, str):
+    if isinstance(name, str) and not isinstance(target, type):
         return name
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", type(target).__name__).lower()
+    cls = target if isinstance(target, type) else type(target)  # classes and callable objects: snake_case
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", cls.__name__).lower()
 
 
 # -- the parameters ---------------------------------------------------------------------------------------
