@@ -346,3 +346,33 @@ def test_dedupe_key_reaches_the_tool_for_external_systems(ledger: Ledger) -> Non
 def test_bad_options_are_refused(ledger: Ledger, option: str, value: Any) -> None:
     with pytest.raises(RuntimeConfigError):
         idempotent(Counter(), ledger=ledger, **{option: value})
+
+
+class Validating(Counter):
+    """A write tool with its own validation: ``copies`` defaults to 1 and must be an integer."""
+
+    def validate(self, args: Mapping[str, Any]) -> ToolResult:
+        copies = args.get("copies", 1)
+        if not isinstance(copies, int):
+            return ToolResult(status="invalid_arguments", message="copies must be an integer")
+        return ToolResult(status="ok", data={"to": args.get("to"), "copies": copies})
+
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        checked = self.validate(args)
+        return super().call(checked.data, context) if checked.ok else checked
+
+
+def test_key_hashes_cleaned_arguments_so_an_explicit_default_is_the_same_call(ledger: Ledger) -> None:
+    tool = Validating()
+    wrapped = idempotent(tool, ledger=ledger)
+    wrapped.call({"to": "c_1"}, SESSION)
+    assert wrapped.call({"to": "c_1", "copies": 1}, SESSION).replay is not None
+    assert wrapped.key_for({"to": "c_1", "copies": 1}, SESSION) == ledger.records()[0].key
+    assert len(tool.effects) == 1
+
+
+def test_invalid_arguments_reach_the_tool_and_leave_no_record(ledger: Ledger) -> None:
+    tool = Validating()
+    result = idempotent(tool, ledger=ledger).call({"to": "c_1", "copies": "2"}, SESSION)
+    assert result.status == "invalid_arguments"
+    assert ledger.records() == []

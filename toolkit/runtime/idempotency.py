@@ -22,6 +22,10 @@ Two modes, chosen by where the effect lives:
     envelope with ``retryable=True`` (or waits up to ``wait`` seconds) instead of a second effect; a stale
     claim is resolved by the wrapper's ``reconcile`` callable, or reported as unknown when there is none.
 
+The key hashes the tool's *cleaned* arguments when the tool has a ``validate`` method (defaults applied,
+values normalised), so a call that omits a defaulted argument and one that sends the default are one call; a
+call with invalid arguments goes straight to the tool, which answers with its envelope, and touches no record.
+
 A repeat inside the TTL returns ``ToolResult(status="ok", data=<original receipt>, replay=Replay(original_at))``
 and performs no effect. After the TTL the call runs again. Overrides for tools where repeating is meaningful:
 ``repeat_ok=True`` on the wrapper, or per call ``context.extras["idempotency"] = "off"``; a caller-supplied key
@@ -148,11 +152,32 @@ class Idempotent:
         scoped: Mapping[str, Any] = {"idempotency_key": str(supplied)} if supplied is not None else args
         return dedupe_key(context.session_id, self.name, scoped)
 
+    def _cleaned(self, args: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """The arguments the key hashes: the tool's cleaned arguments when it can validate (an omitted default
+        and the default itself are one call); ``None`` when the arguments are invalid."""
+        validate = getattr(self.tool, "validate", None)
+        if not callable(validate):
+            return args
+        verdict = validate(args)
+        if not isinstance(verdict, ToolResult):
+            return args
+        if not verdict.ok:
+            return None
+        cleaned = verdict.data if isinstance(verdict.data, Mapping) else args
+        try:
+            compact(dict(cleaned))
+        except (TypeError, ValueError):  # cleaned values JSON cannot hold: fall back to what the model sent
+            return args
+        return cleaned
+
     def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
         context = context or ToolContext(tool_name=self.name)
         if self.repeat_ok or context.extras.get("idempotency") == "off":
             return self.tool.call(args, context)
-        key = self.key_for(args, context)
+        cleaned = self._cleaned(args)
+        if cleaned is None:  # invalid arguments: no effect can happen, so the ledger is not involved
+            return self.tool.call(args, context)
+        key = self.key_for(cleaned, context)
         context = replace(context, extras={**context.extras, DEDUPE_KEY_EXTRA: key})
         if self.mode == "transaction":
             return self._call_in_transaction(key, args, context)
