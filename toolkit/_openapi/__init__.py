@@ -11,9 +11,11 @@ cannot be read at all (or a misuse such as a bad namespace) raises.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from toolkit._contract import Effect, ToolContract
@@ -23,7 +25,7 @@ from toolkit._openapi._naming import check_namespace, tool_name
 from toolkit._openapi._pin import pin
 from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import SLUGS, Refusal
-from toolkit._openapi._select import Candidate, load_overrides, select_operations
+from toolkit._openapi._select import Candidate, Options, load_overrides, select_operations
 from toolkit._tool import Rejection, Tool, Toolset, build_tool
 
 __all__ = ["SLUGS", "from_openapi", "pin", "summarise"]
@@ -48,6 +50,27 @@ def from_openapi(
     check_namespace(namespace)
     _check_dialect(dialect)
     options = load_overrides(overrides)
+    with _gc_paused():
+        return _toolset(source, namespace, options, select, include_deprecated, dialect)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building: parsing and lowering allocate millions of
+    acyclic dicts, and the collector's repeated full passes over them cost about a third of the time on
+    GitHub's 13 MB description. Reference counting still frees everything; the previous state is restored."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _toolset(
+    source: Any, namespace: str, options: Mapping[str, Options], select: str, include_deprecated: bool, dialect: str
+) -> Toolset:
     doc = load_document(source)
     resolver = Resolver(doc.root, ref_siblings=doc.major == "3.1")
     consumes = doc.root.get("consumes")
