@@ -229,3 +229,28 @@ def test_async_tools_run_to_completion() -> None:
             return ToolResult(status="ok", data=dict(args))
 
     assert Executor([Async()]).execute("async_echo", {"a": 1}).data == {"a": 1}  # type: ignore[list-item]
+
+
+def test_function_tool_write_is_confirmed_then_replayed_through_the_executor(tmp_path: Path) -> None:
+    import toolkit as tk
+    from toolkit import examples
+
+    transfer = tk.from_function(examples.transfer_funds, namespace="payments", confirm=True)
+    executor = Executor([transfer], ledger=Ledger(tmp_path / "ledger.sqlite3"), governance=require_confirmation)
+    args = {
+        "from_account": "acc_10000001",
+        "to_account": "acc_20000002",
+        "amount": "19.99",
+        "currency": "eur",
+        "execute_on": "2026-01-02",
+    }
+    assert executor.execute(transfer.name, args, ToolContext(session_id="s-1")).status == "needs_confirmation"
+    confirmed = ToolContext(session_id="s-1", extras={"confirmed": True})
+    first = executor.execute(transfer.name, args, confirmed)
+    second = executor.execute(transfer.name, {**args, "reference": ""}, confirmed)  # the default, sent explicitly
+    assert first.ok
+    assert first.replay is None
+    assert second.replay is not None
+    assert second.data == first.data
+    invalid = executor.execute(transfer.name, {**args, "amount": 19.99}, confirmed)
+    assert invalid.status == "invalid_arguments"

@@ -20,7 +20,7 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,7 @@ class Transfer:
         return ToolResult(status="ok", data={"transfer_id": f"tr_{key[:10]}", "pid": os.getpid()})
 
 
-def lookup(external_path: str):  # type: ignore[no-untyped-def]
+def lookup(external_path: str) -> Callable[[str], dict[str, Any] | None]:
     def find(key: str) -> dict[str, Any] | None:
         conn = external(external_path)
         row = conn.execute("SELECT pid FROM effects WHERE key = ?", (key,)).fetchone()
