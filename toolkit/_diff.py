@@ -16,8 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolkit._canonical import compact
-from toolkit._diff_rules import KINDS, RULES, Change, change, contrast, diff_schema, show
+from toolkit._diff_rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
 from toolkit._exceptions import ToolkitError
 
 if TYPE_CHECKING:
@@ -169,7 +168,7 @@ def _tool_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change
         out.append(change("tool_description_changed", "", text))
     out += diff_schema(old.get("parameters") or _empty_parameters(), new.get("parameters") or _empty_parameters())
     for keyword in sorted((set(old) | set(new)) - {"name", "description", "parameters"}):
-        if compact(old.get(keyword)) != compact(new.get(keyword)):
+        if not same(old.get(keyword), new.get(keyword)):
             text = f"declaration field {keyword} changed from {show(old.get(keyword))} to {show(new.get(keyword))}"
             out.append(change("keyword_changed", "", text))
     return out
@@ -183,10 +182,11 @@ def _tool_renames(
     removed: list[str], added: list[str], old: Mapping[str, Any], new: Mapping[str, Any]
 ) -> dict[str, str]:
     """A removed and an added tool with the same parameters, one-to-one, are one tool renamed."""
-    shape = {name: compact(old[name].get("parameters")) for name in removed}
+    shape = {name: key(old[name].get("parameters")) for name in removed}
+    candidates = {name: key(new[name].get("parameters")) for name in added}
     pairs: dict[str, str] = {}
     for gone in removed:
-        matches = [a for a in added if compact(new[a].get("parameters")) == shape[gone]]
+        matches = [a for a in added if candidates[a] == shape[gone]]
         rivals = [r for r in removed if shape[r] == shape[gone]]
         if len(matches) == 1 and len(rivals) == 1:
             pairs[gone] = matches[0]

@@ -20,9 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
-from toolkit._canonical import compact
-
-__all__ = ["KINDS", "RULES", "Change", "Kind", "contrast", "diff_schema", "join"]
+__all__ = ["KINDS", "RULES", "Change", "Kind", "contrast", "diff_schema", "join", "key", "same"]
 
 Kind = Literal["breaking", "behavioural", "additive"]
 KINDS: tuple[Kind, ...] = ("breaking", "behavioural", "additive")
@@ -141,8 +139,14 @@ def _normalise(schema: Any) -> dict[str, Any]:
     return out
 
 
-def _same(a: Any, b: Any) -> bool:
-    return compact(a) == compact(b)
+def key(value: Any) -> str:
+    """A stable text key of a JSON value (``true`` and ``1`` differ, as they do in a declaration)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal JSON values: Python equality first (fast), then the key (so ``True`` is not ``1``)."""
+    return bool(a == b) and key(a) == key(b)
 
 
 def _number(value: Any) -> Decimal | None:
@@ -183,7 +187,7 @@ def _enum(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
         return [change("enum_introduced", path, f"{_where(path)} now limited to {show(after)}")]
     if after is None:
         return [change("enum_lifted", path, f"{_where(path)} no longer limited to {show(before)}")]
-    old_keys, new_keys = [compact(v) for v in before], [compact(v) for v in after]
+    old_keys, new_keys = [key(v) for v in before], [key(v) for v in after]
     out = [
         change("enum_member_removed", path, f"{_where(path)} no longer accepts {show(v)}")
         for v, k in zip(before, old_keys, strict=True)
@@ -215,7 +219,7 @@ _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxPro
 
 
 def _bound(keyword: str, before: Any, after: Any, path: str) -> list[Change]:
-    if _same(before, after):
+    if same(before, after):
         return []
     where = f"{keyword} of {_where(path)}"
     if before is None:
@@ -223,6 +227,8 @@ def _bound(keyword: str, before: Any, after: Any, path: str) -> list[Change]:
     if after is None:
         return [change("constraint_loosened", path, f"{where} removed (was {show(before)})")]
     old_n, new_n = _number(before), _number(after)
+    if old_n is not None and old_n == new_n:
+        return [change("keyword_changed", path, f"{where} written differently: {show(before)} → {show(after)}")]
     tighter = old_n is None or new_n is None or (new_n > old_n if keyword in _LOWER_BOUNDS else new_n < old_n)
     rule = "constraint_tightened" if tighter else "constraint_loosened"
     verb = "raised" if (old_n is not None and new_n is not None and new_n > old_n) else "lowered"
@@ -241,7 +247,7 @@ def _switches(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Chang
     out: list[Change] = []
     for keyword in ("pattern", "multipleOf", "uniqueItems", "const"):
         before, after = old.get(keyword), new.get(keyword)
-        if _same(before, after) or (keyword == "uniqueItems" and not before and not after):
+        if same(before, after) or (keyword == "uniqueItems" and not before and not after):
             continue
         where = f"{keyword} of {_where(path)}"
         if before is None or before is False:
@@ -267,7 +273,7 @@ def _annotations(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Ch
     out: list[Change] = []
     for keyword, rule in _ANNOTATIONS.items():
         before, after = old.get(keyword), new.get(keyword)
-        if _same(before, after):
+        if same(before, after):
             continue
         if before is None:
             text = f"{keyword} of {_where(path)} added: {show(after)}"
@@ -281,16 +287,18 @@ def _annotations(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Ch
 
 def _shape(schema: Mapping[str, Any]) -> str:
     """A parameter's schema without its prose: two parameters with the same shape may be one renamed."""
-    return compact({k: v for k, v in schema.items() if k not in ("description", "title", "example")})
+    return key({k: v for k, v in schema.items() if k not in ("description", "title", "example")})
 
 
 def _renames(removed: list[str], added: list[str], old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, str]:
     """Pair a removed and an added property when exactly one of each has the same shape."""
+    gone_shapes = {name: _shape(_normalise(old[name])) for name in removed}
+    new_shapes = {name: _shape(_normalise(new[name])) for name in added}
     pairs: dict[str, str] = {}
-    for gone in removed:
-        matches = [a for a in added if _shape(old[gone]) == _shape(new[a])]
-        rivals = [r for r in removed if _shape(old[r]) == _shape(old[gone])]
-        if len(matches) == 1 and len(rivals) == 1 and matches[0] not in pairs.values():
+    for gone, shape in gone_shapes.items():
+        matches = [a for a, other in new_shapes.items() if other == shape]
+        rivals = [r for r, other in gone_shapes.items() if other == shape]
+        if len(matches) == 1 and len(rivals) == 1:
             pairs[gone] = matches[0]
     return pairs
 
@@ -305,6 +313,7 @@ def _properties(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Cha
     for gone, name in renames.items():
         out.append(change("parameter_renamed", join(path, gone), f"`{join(path, gone)}` renamed to `{name}`"))
         out += _requirement(join(path, name), gone in old_req, name in new_req)
+        out += diff_schema(before[gone], after[name], join(path, name))  # same shape: only prose can differ
     for gone in removed:
         if gone not in renames:
             out.append(change("parameter_removed", join(path, gone), f"`{join(path, gone)}` removed"))
@@ -330,7 +339,7 @@ def _requirement(path: str, was_required: bool, is_required: bool) -> list[Chang
 
 def _items(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
     before, after = old.get("items"), new.get("items")
-    if _same(before, after):
+    if same(before, after):
         return []
     return diff_schema(before or {}, after or {}, f"{path}[]")
 
@@ -341,12 +350,12 @@ def _branch_path(path: str, index: int) -> str:
 
 def _any_of(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
     before, after = old.get("anyOf") or [], new.get("anyOf") or []  # both present: diff_schema sees to it
-    if _same(before, after):
+    if same(before, after):
         return []
     left = list(enumerate(before))
     right = list(enumerate(after))
     for i, branch in list(left):  # identical branches pair up wherever they moved
-        twin = next(((j, b) for j, b in right if _same(branch, b)), None)
+        twin = next(((j, b) for j, b in right if same(branch, b)), None)
         if twin is not None:
             left.remove((i, branch))
             right.remove(twin)
@@ -372,10 +381,10 @@ def _union_edge(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Cha
     """A plain schema became a union (or back): additive/breaking when the plain one is one of the branches."""
     plain, union, grew = (old, new["anyOf"], True) if old.get("anyOf") is None else (new, old["anyOf"], False)
     core = {k: v for k, v in plain.items() if k not in _ANNOTATIONS}
-    if not any(_same(core, _normalise(b)) for b in union):
+    if not any(same(core, _normalise(b)) for b in union):
         text = f"{_where(path)} {'became' if grew else 'is no longer'} a union of {len(union)} schemas"
         return [change("type_changed", path, text)]
-    others = [(i, b) for i, b in enumerate(union) if not _same(core, _normalise(b))]
+    others = [(i, b) for i, b in enumerate(union) if not same(core, _normalise(b))]
     rule = "any_of_branch_added" if grew else "any_of_branch_removed"
     verb = "now also accepts" if grew else "no longer accepts"
     return [change(rule, _branch_path(path, i), f"{_where(path)} {verb} {show(b)}") for i, b in others]
@@ -393,7 +402,7 @@ _HANDLED = frozenset(
 def _others(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
     out: list[Change] = []
     for keyword in sorted((set(old) | set(new)) - _HANDLED):
-        if not _same(old.get(keyword), new.get(keyword)):
+        if not same(old.get(keyword), new.get(keyword)):
             text = f"{keyword} of {_where(path)} changed from {show(old.get(keyword))} to {show(new.get(keyword))}"
             out.append(change("keyword_changed", path, text))
     return out
@@ -406,7 +415,7 @@ _STRUCTURE: tuple[_Family, ...] = (_nullable, _enum, _format, _bounds, _switches
 def diff_schema(old: Any, new: Any, path: str = "") -> list[Change]:
     """Every classified difference between two (lowered) schemas of the parameter at ``path``."""
     before, after = _normalise(old), _normalise(new)
-    if _same(before, after):
+    if same(before, after):
         return []
     if (before.get("anyOf") is None) != (after.get("anyOf") is None):
         return _union_edge(before, after, path) + _annotations(before, after, path)

@@ -34,6 +34,7 @@ __all__ = [
     "SPEC_SUFFIXES",
     "add_target_arguments",
     "default_namespace",
+    "import_location",
     "is_spec",
     "load_spec",
     "load_tools",
@@ -89,7 +90,8 @@ def _import_file(path: Path) -> ModuleType:
     return module
 
 
-def _import(location: str) -> ModuleType:
+def import_location(location: str) -> ModuleType:
+    """Import ``package.module`` or a ``path/to/file.py``."""
     if location.endswith(".py"):
         return _import_file(Path(location))
     try:
@@ -136,8 +138,8 @@ def load_tools(
         return list(load_spec(target, namespace, select=select, overrides=overrides).tools)
     location, _, attribute = target.rpartition(":") if ":" in target else (target, "", "")
     if not attribute:
-        return _module_tools(_import(location))
-    module = _import(location)
+        return _module_tools(import_location(location))
+    module = import_location(location)
     if not hasattr(module, attribute):
         raise ToolkitError(f"{location!r} has no attribute {attribute!r}")
     return _tools_of(getattr(module, attribute), target, namespace)

@@ -53,12 +53,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _function_tool(entry: dict[str, Any]) -> Tool:
-    from toolkit._commands import _import
+    from toolkit._commands import import_location
     from toolkit._from_python import from_function
 
     location, _, attribute = str(entry["target"]).rpartition(":")
     options = {k: entry[k] for k in _FUNCTION_OPTIONS if k in entry}
-    return from_function(getattr(_import(location), attribute), **options)
+    return from_function(getattr(import_location(location), attribute), **options)
 
 
 def manifest_tools(path: str | Path) -> list[Tool]:

@@ -77,7 +77,8 @@ def _summary(console: Console, args: argparse.Namespace) -> int:
     from toolkit._openapi import summarise
 
     with progress(console, f"lowering {args.target}", None):
-        toolset = load_spec(args.target, args.namespace, select="all" if args.all else "extension")
+        select = "all" if args.all else "extension"
+        toolset = load_spec(args.target, args.namespace, select=select, overrides=args.overrides)
         summary = summarise(toolset)
     data = summary.to_dict() if hasattr(summary, "to_dict") else summary
     if args.json or isinstance(data, dict | list):
