@@ -167,3 +167,40 @@ def test_shared_schemas_become_defs_not_copies() -> None:
     schema = tk.from_openapi(spec, "t", select="all")["send"].args_schema
     assert schema["properties"]["a"] == schema["properties"]["b"] == {"$ref": "#/$defs/M"}
     assert schema["$defs"] == {"M": {"type": "string", "maxLength": 3}}
+
+
+def test_read_only_parameter_schema_keeps_the_parameter_and_ref_properties_are_dropped() -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/alerts/{number}": {
+                "patch": {
+                    "operationId": "update",
+                    "description": "Update an alert.",
+                    "parameters": [
+                        {"name": "number", "in": "path", "required": True, "schema": {"$ref": "#/components/schemas/N"}}
+                    ],
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "id": {"$ref": "#/components/schemas/N"},
+                                        "state": {"type": "string"},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                }
+            }
+        },
+        "components": {"schemas": {"N": {"type": "integer", "readOnly": True}}},
+    }
+    tool = tk.from_openapi(spec, "t", select="all")["update"]
+    assert tool.binding == {"number": "path", "state": "body.state"}
+    assert tool.declaration["parameters"]["required"] == ["number"]
+    assert not any(loss.keyword == "readOnly" for loss in tool.losses)

@@ -9,7 +9,8 @@ A single-use walker: :func:`normalise` returns a **new** schema (the document is
 * tuple ``items: [...]`` becomes ``prefixItems``;
 * ``discriminator`` is dropped and recorded as a :class:`~toolkit.Loss` (``oneOf``/``anyOf`` still hold);
 * ``xml``, ``externalDocs``, ``deprecated``, ``$id``, ``$schema``, ``$comment`` and ``x-*`` keys go;
-* ``readOnly`` properties go (these are request schemas) and leave ``required``; ``writeOnly`` stays;
+* ``readOnly`` properties go (these are request schemas) and leave ``required``, and so does the keyword
+  itself (a read-only *parameter* is still an input); ``writeOnly`` stays;
 * every local ``$ref`` is handed to a hook that returns its new ``#/$defs/...`` target.
 
 Refs reached without passing through an object or array keyword ("unguarded") are reported, so a caller can
@@ -32,7 +33,18 @@ MAX_DEPTH = 64
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
 _DROPPED = frozenset(
-    {"xml", "externalDocs", "deprecated", "$id", "$schema", "$comment", "nullable", "x-nullable", "$recursiveAnchor"}
+    {
+        "xml",
+        "externalDocs",
+        "deprecated",
+        "$id",
+        "$schema",
+        "$comment",
+        "nullable",
+        "x-nullable",
+        "$recursiveAnchor",
+        "readOnly",
+    }
 )
 _UNSUPPORTED = frozenset({"$dynamicRef", "$dynamicAnchor", "$recursiveRef"})
 _GUARDED_ONE = ("additionalProperties", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems")
@@ -51,6 +63,8 @@ class Walk:
     losses: list[Loss] = field(default_factory=list)
     refs: set[str] = field(default_factory=set)
     unguarded: set[str] = field(default_factory=set)
+    read_only: Callable[[str], bool] = lambda ref: False
+    """Whether the schema a ``$ref`` points at is ``readOnly`` (such a property is dropped like an inline one)."""
     recursive_ref: str | None = None
     """The ``$ref`` that ``$recursiveRef: "#"`` stands for (a component with ``$recursiveAnchor: true``)."""
 
@@ -78,7 +92,7 @@ def _node(schema: Any, walk: Walk, pointer: str, depth: int, *, guarded: bool) -
     if schema.get("nullable") is True or schema.get("x-nullable") is True:
         out = _nullable(out)
     if "properties" in out:
-        _drop_read_only(schema, out)
+        _drop_read_only(schema, out, walk)
     return out
 
 
@@ -193,17 +207,24 @@ def _nullable(out: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _drop_read_only(source: Mapping[str, Any], out: dict[str, Any]) -> None:
+def _drop_read_only(source: Mapping[str, Any], out: dict[str, Any], walk: Walk) -> None:
     """Request schemas: readOnly properties cannot be sent, so they leave ``properties`` and ``required``."""
     raw = source.get("properties")
     if not isinstance(raw, dict):
         return
-    gone = {name for name, s in raw.items() if isinstance(s, dict) and s.get("readOnly") is True}
+    gone = {name for name, s in raw.items() if isinstance(s, dict) and _is_read_only(s, walk)}
     if not gone:
         return
     out["properties"] = {k: v for k, v in out["properties"].items() if k not in gone}
     if "required" in out:
         out["required"] = [r for r in out["required"] if r not in gone]
+
+
+def _is_read_only(schema: Mapping[str, Any], walk: Walk) -> bool:
+    if schema.get("readOnly") is True:
+        return True
+    ref = schema.get("$ref")
+    return isinstance(ref, str) and walk.read_only(ref)
 
 
 def _escape(token: str) -> str:

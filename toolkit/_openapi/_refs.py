@@ -100,7 +100,14 @@ class Resolver:
 
     def walk(self) -> Walk:
         """A fresh normalisation state whose ``$ref`` hook registers targets with this resolver."""
-        return Walk(ref_hook=self.target, ref_siblings=self._ref_siblings)
+        return Walk(ref_hook=self.target, ref_siblings=self._ref_siblings, read_only=self._read_only)
+
+    def _read_only(self, ref: str) -> bool:
+        try:
+            target = self.deref({"$ref": ref})
+        except Refusal:
+            return False  # the $ref itself is refused where it is normalised
+        return isinstance(target, dict) and target.get("readOnly") is True
 
     def definition(self, name: str) -> Definition:
         """The normalised schema behind a ``$defs`` name (memoised, refusals too)."""
