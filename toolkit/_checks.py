@@ -162,7 +162,7 @@ def range_check(schema: Mapping[str, Any], description: str | None, clamp: bool)
         return not (lo <= value <= hi and xlo < value < xhi)
 
     def report(value: Any, loc: Loc, run: Run) -> Any:
-        bound = floor if (floor is not None and value < floor) else ceiling
+        bound = floor if (value < lo or value <= xlo) else ceiling  # None: no bound to clamp to
         if clamp and bound is not None and not outside(bound):
             run.notice(loc, "clamped", f"{number_text(value)} is out of range; used {number_text(bound)}",
                        from_=value, to=bound)  # fmt: skip
