@@ -277,6 +277,16 @@ def test_diff_git_compares_a_revision_with_the_working_tree(
     assert run(capsys, "diff", "--git", "no-such-rev")[0] == 2
 
 
+def test_diff_of_one_declaration_file_against_a_spec(
+    capsys: pytest.CaptureFixture[str], orders: Path, tmp_path: Path
+) -> None:
+    run(capsys, "golden", "update", str(orders), "--dir", str(tmp_path / "g"))
+    code, data = run_json(capsys, "diff", str(tmp_path / "g" / "orders_get.json"), str(orders), "--namespace", "orders")
+    assert code == 0
+    assert sorted(data["changes"], key=lambda c: c["tool"])[0]["rule"] == "tool_added"
+    assert {c["rule"] for c in data["changes"]} == {"tool_added"}  # orders_get itself is unchanged
+
+
 def test_diff_needs_two_sides(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
     code, _, err = run(capsys, "diff", str(orders))
     assert code == 2

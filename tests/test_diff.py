@@ -197,3 +197,27 @@ def test_spec_diff_of_a_spec_with_itself_is_empty(repo_root: Path) -> None:
     assert diff.verdict == "none"
     assert len(diff.unchanged) == 5
     assert "no changes" in diff.to_markdown()
+
+
+def test_long_text_changes_show_the_part_that_differs() -> None:
+    before = "Search the tracker. " * 5 + "Never for pull requests."
+    after = "Search the tracker. " * 5 + "Also for pull requests."
+    old = {"name": "t", "description": before}
+    (change,) = diff_declarations(old, {**old, "description": after}).changes
+    assert "Never for pull" in change.summary
+    assert "Also for pull" in change.summary
+    assert len(change.summary) < 160
+
+
+def test_true_and_one_are_different_defaults() -> None:
+    old = {"name": "t", "description": "d", "parameters": {"type": "OBJECT", "properties": {"x": {"default": 1}}}}
+    new = {"name": "t", "description": "d", "parameters": {"type": "OBJECT", "properties": {"x": {"default": True}}}}
+    assert [c.rule for c in diff_declarations(old, new).changes] == ["default_changed"]
+
+
+def test_a_renamed_parameter_still_reports_its_description_change() -> None:
+    pair = _load(PAIRS / "parameter_renamed.json")
+    after = json.loads(json.dumps(pair["after"]))
+    after["parameters"]["properties"]["page_size"]["description"] = "Page size."
+    rules = [(c.rule, c.path) for c in diff_declarations(pair["before"], after).changes]
+    assert rules == [("parameter_renamed", "limit"), ("description_changed", "page_size")]
