@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
+import keyword
 import typing
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -462,7 +463,8 @@ def render_doc(style: str, summary: str, docs: dict[str, str]) -> str:
 
 @st.composite
 def unseen_functions(draw: st.DrawFn) -> tuple[Any, list[tuple[str, Any, bool, bool, str]]]:
-    names = draw(st.lists(st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True), min_size=1, max_size=6, unique=True))
+    identifiers = st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True).filter(lambda n: not keyword.iskeyword(n))
+    names = draw(st.lists(identifiers, min_size=1, max_size=6, unique=True))
     specs = []
     for name in names:
         kind = draw(st.sampled_from(sorted(UNSEEN_TYPES)))

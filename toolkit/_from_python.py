@@ -117,7 +117,7 @@ def _docstring(target: Any) -> Docstring:
     if inspect.isfunction(target) or inspect.ismethod(target) or inspect.isbuiltin(target):
         return parse_docstring(target)
     cls, method = (target, "__init__") if isinstance(target, type) else (type(target), "__call__")
-    own, call = parse_docstring(cls), parse_docstring(getattr(cls, method))
+    own, call = parse_docstring(cls), parse_docstring(cls.__dict__.get(method, ""))  # never object.__init__
     return Docstring(own.description or call.description, {**own.params, **call.params})
 
 
