@@ -240,3 +240,12 @@ def test_plugin_golden_dir_ini_moves_the_files(pytester: pytest.Pytester) -> Non
     pytester.makeini("[pytest]\ngolden_dir = snapshots\n")
     _plugin_run(pytester, 100, "--update-golden").assert_outcomes(passed=3)
     assert (pytester.path / "snapshots" / "test_tools" / "test_declaration.json").is_file()
+
+
+def test_written_files_are_readable_by_everyone_and_keep_their_mode(tmp_path: Path) -> None:
+    _golden.write_atomic(tmp_path / "new.json", "{}\n")
+    assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o644
+    (tmp_path / "kept.json").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "kept.json").chmod(0o664)
+    _golden.write_atomic(tmp_path / "kept.json", "[]\n")
+    assert (tmp_path / "kept.json").stat().st_mode & 0o777 == 0o664

@@ -211,8 +211,10 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644  # mkstemp would leave 0600
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.chmod(temporary, mode)
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
             stream.flush()
