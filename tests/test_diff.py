@@ -221,3 +221,10 @@ def test_a_renamed_parameter_still_reports_its_description_change() -> None:
     after["parameters"]["properties"]["page_size"]["description"] = "Page size."
     rules = [(c.rule, c.path) for c in diff_declarations(pair["before"], after).changes]
     assert rules == [("parameter_renamed", "limit"), ("description_changed", "page_size")]
+
+
+def test_tools_without_arguments_are_never_taken_for_a_rename() -> None:
+    old = [{"name": "ping", "description": "Ping."}]
+    new = [{"name": "status", "description": "Status."}]
+    rules = sorted((c.tool, c.rule) for c in diff_declarations(old, new).changes)
+    assert rules == [("ping", "tool_removed"), ("status", "tool_added")]

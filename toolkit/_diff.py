@@ -181,13 +181,13 @@ def _tagged(tool: str, changes: Iterable[Change]) -> list[Change]:
 def _tool_renames(
     removed: list[str], added: list[str], old: Mapping[str, Any], new: Mapping[str, Any]
 ) -> dict[str, str]:
-    """A removed and an added tool with the same parameters, one-to-one, are one tool renamed."""
-    shape = {name: key(old[name].get("parameters")) for name in removed}
-    candidates = {name: key(new[name].get("parameters")) for name in added}
+    """A removed and an added tool with the same (non-empty) parameters, one-to-one, are one tool renamed."""
+    shape = {name: key(old[name].get("parameters")) for name in removed if old[name].get("parameters")}
+    candidates = {name: key(new[name].get("parameters")) for name in added if new[name].get("parameters")}
     pairs: dict[str, str] = {}
-    for gone in removed:
-        matches = [a for a in added if candidates[a] == shape[gone]]
-        rivals = [r for r in removed if shape[r] == shape[gone]]
+    for gone in shape:
+        matches = [a for a in candidates if candidates[a] == shape[gone]]
+        rivals = [r for r in shape if shape[r] == shape[gone]]
         if len(matches) == 1 and len(rivals) == 1:
             pairs[gone] = matches[0]
     return pairs
