@@ -149,6 +149,17 @@ def test_args_schema_is_a_closed_object_without_titles() -> None:
         assert "title" not in prop
 
 
+def test_names_that_clash_with_pydantic_or_internal_fields_round_trip() -> None:
+    def f(p1: int, p0: str, model_config: int = 1, _private: int = 2) -> None:
+        """Swap."""
+
+    tool = from_function(f)
+    assert list(tool.args_schema["properties"]) == ["p1", "p0", "model_config", "_private"]
+    assert tool.converter is not None
+    args = {"p1": 1, "p0": "a", "model_config": 3, "_private": 4}
+    assert tool.converter(args) == args
+
+
 def test_property_named_title_survives_artefact_removal() -> None:
     def f(title: str) -> None:
         """Rename."""
