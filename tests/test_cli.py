@@ -266,7 +266,13 @@ def test_diff_git_compares_a_revision_with_the_working_tree(
     monkeypatch.chdir(repo)
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     subprocess.run([*git, "init", "-q"], check=True)
+    (repo / "README").write_text("r\n", encoding="utf-8")
+    subprocess.run([*git, "add", "README"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "before golden files"], check=True)
     run(capsys, "golden", "update", str(orders), "--dir", "golden")
+    code, data = run_json(capsys, "diff", "--git", "HEAD")
+    assert code == 0  # golden/ did not exist at HEAD: every tool is new
+    assert {c["rule"] for c in data["changes"]} == {"tool_added"}
     subprocess.run([*git, "add", "golden"], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "golden"], check=True)
     assert run(capsys, "diff", "--git", "HEAD")[0] == 0

@@ -51,14 +51,18 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _git_folder(revision: str, folder: str) -> dict[str, dict[str, Any]]:
-    """The golden declarations in ``folder`` at ``revision`` (read with ``git show``; nothing is checked out)."""
+    """The golden declarations in ``folder`` at ``revision`` (read with ``git show``; nothing is checked out).
+
+    A folder that did not exist at ``revision`` is empty (every tool is then new); a bad revision is an error.
+    """
+    _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     prefix = folder.rstrip("/") + "/"
-    listing = _git("ls-tree", "--name-only", f"{revision}:./{prefix}")
+    listing = _git("ls-tree", "--name-only", revision, "--", prefix)
     out: dict[str, dict[str, Any]] = {}
-    for name in sorted(listing.splitlines()):
+    for path in sorted(listing.splitlines()):
+        name = path.rsplit("/", 1)[-1]
         if name.endswith(".json"):
-            text = _git("show", f"{revision}:./{prefix}{name}")
-            out[name[: -len(".json")]] = json.loads(text)
+            out[name[: -len(".json")]] = json.loads(_git("show", f"{revision}:./{prefix}{name}"))
     return out
 
 
@@ -68,7 +72,8 @@ def _git(*arguments: str) -> str:
     except OSError as error:
         raise ToolkitError(f"cannot run git ({error}); install git or compare two folders instead") from error
     if done.returncode != 0:
-        raise ToolkitError(f"git {' '.join(arguments)} failed: {done.stderr.strip()}", slug="git_failed")
+        reason = done.stderr.strip() or "no such revision"
+        raise ToolkitError(f"git {' '.join(arguments)} failed: {reason}; check the revision name", slug="git_failed")
     return done.stdout
 
 
