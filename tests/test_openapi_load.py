@@ -136,3 +136,20 @@ def test_repinning_accepts_the_new_bytes(repo_root: Path, tmp_path: Path) -> Non
     spec.write_text(spec.read_text(encoding="utf-8").replace("1.2.0", "1.3.0"), encoding="utf-8")
     pin(spec)
     assert tk.from_openapi(spec, "orders").source["version"] == "1.3.0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"a": ' * 50_000 + "1" + "}" * 50_000, "a:\n" + "".join(" " * i + "- \n" for i in range(1, 3000))],
+    ids=["json", "yaml"],
+)
+def test_absurdly_deep_nesting_is_a_spec_error_not_a_crash(text: str) -> None:
+    with pytest.raises(tk.SpecError) as caught:
+        tk.from_openapi(text, "x")
+    assert caught.value.slug in ("too_deep", "parse_error", "not_openapi")
+
+
+def test_overrides_text_that_is_too_long_for_a_path_is_read_as_yaml(repo_root: Path) -> None:
+    overrides = "getOrder: {description: " + "x" * 5000 + "}"
+    tool = tk.from_openapi(repo_root / "specs" / "orders.yaml", "orders", overrides=overrides)["getOrder"]
+    assert tool.description == "x" * 5000

@@ -70,11 +70,18 @@ def load_overrides(overrides: Any) -> dict[str, Options]:
     if isinstance(overrides, (str, os.PathLike)):
         from toolkit._openapi._load import parse_text
 
-        is_path = isinstance(overrides, os.PathLike) or ("\n" not in overrides and Path(overrides).is_file())
+        is_path = isinstance(overrides, os.PathLike) or _is_file(overrides)
         overrides = parse_text(Path(overrides).read_text(encoding="utf-8") if is_path else str(overrides))
     if not isinstance(overrides, Mapping):
         raise SpecError("overrides must map operationIds to options (or to true)", slug="bad_overrides")
     return {str(op_id): _options(value, f"overrides[{op_id!r}]") for op_id, value in overrides.items()}
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return "\n" not in text and Path(text).is_file()
+    except (OSError, ValueError):  # far too long for a path, or a NUL byte: it is text
+        return False
 
 
 def _options(value: Any, where: str) -> Options:

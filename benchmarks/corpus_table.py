@@ -1,0 +1,49 @@
+"""Per-spec table of the OpenAPI corpus: every operation (select="all") → tools or refusals, with timings.
+
+    .venv/bin/python benchmarks/corpus_table.py [--losses]
+
+Columns: operations in the document, tools built, refusals by slug, wall time of ``from_openapi`` (in process,
+after imports), and with ``--losses`` the five most frequent loss keywords.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import toolkit as tk
+from toolkit._openapi import summarise
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "openapi"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--losses", action="store_true", help="also show the most frequent loss keywords")
+    args = parser.parse_args()
+    tk.from_openapi({"get": {"operationId": "warm", "description": "Warm the imports."}}, "warm", select="all")
+    total_time, total_ops, total_tools = 0.0, 0, 0
+    print(f"{'spec':36} {'ops':>5} {'tools':>5} {'time':>7}  refusals by slug")
+    for spec in sorted(CORPUS.glob("*")):
+        if spec.suffix not in (".json", ".yaml"):
+            continue
+        start = time.perf_counter()
+        toolset = tk.from_openapi(spec, "corpus", select="all")
+        elapsed = time.perf_counter() - start
+        summary = summarise(toolset)
+        total_time, total_ops, total_tools = (
+            total_time + elapsed,
+            total_ops + summary["operations"],
+            total_tools + len(toolset),
+        )
+        refusals = ", ".join(f"{slug} {n}" for slug, n in summary["refusals"].items()) or "-"
+        print(f"{spec.name:36} {summary['operations']:5} {summary['tools']:5} {elapsed:6.2f}s  {refusals}")
+        if args.losses:
+            top = sorted(summary["losses"].items(), key=lambda kv: -kv[1])[:5]
+            print(f"{'':36} losses: " + ", ".join(f"{k} {n}" for k, n in top))
+    print(f"{'total':36} {total_ops:5} {total_tools:5} {total_time:6.2f}s")
+
+
+if __name__ == "__main__":
+    main()
