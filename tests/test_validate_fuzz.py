@@ -1,0 +1,95 @@
+"""Fuzzing the boundary: whatever JSON the model sends, ``validate`` returns a ToolResult and never raises."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolkit import Policy, Tool, ToolContract, ToolResult
+
+JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+KEYS = st.sampled_from(["query", "limit", "status", "since", "items", "tree", "note", "x", ""]) | st.text(max_size=6)
+ARGS = st.dictionaries(KEYS, JSON_VALUES, max_size=6)
+
+NODE = {
+    "type": "object",
+    "properties": {"v": {"type": "integer"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+    "additionalProperties": False,
+}
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "search": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "minLength": 1, "pattern": "^[a-z ]+$"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+            "status": {"type": "string", "enum": ["open", "closed"]},
+            "since": {"type": "string", "format": "date-time"},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    },
+    "nested": {
+        "type": "object",
+        "properties": {
+            "items": {
+                "type": "array",
+                "uniqueItems": True,
+                "maxItems": 3,
+                "items": {"oneOf": [{"type": "number", "multipleOf": 0.5}, {"type": "object", "required": ["x"]}]},
+            },
+            "tree": {"$ref": "#/$defs/node"},
+        },
+        "additionalProperties": {"not": {"type": "string"}},
+        "$defs": {"node": NODE},
+    },
+    "open": {"type": "object", "patternProperties": {"^x": {"type": "boolean"}}, "minProperties": 1},
+}
+TOOLS = [
+    Tool(
+        contract=ToolContract(name=name, description="fuzz", args_schema=schema, effect=effect),
+        parameters=None,
+        policy=Policy(enum_case=case),
+    )
+    for name, schema in SCHEMAS.items()
+    for effect, case in (("read", "insensitive"), ("write", "strict"))
+]
+FUZZ = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check(result: Any) -> None:
+    assert isinstance(result, ToolResult)
+    json.dumps(result.to_dict())
+    for error in result.errors:
+        assert error.code
+        assert error.problem
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: f"{t.name}-{t.effect}")
+@FUZZ
+@given(args=ARGS)
+def test_arbitrary_argument_dicts_never_raise(tool: Tool, args: dict[str, Any]) -> None:
+    check(tool.validate(args))
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda t: f"{t.name}-{t.effect}")
+@FUZZ
+@given(value=JSON_VALUES)
+def test_arbitrary_json_values_and_text_never_raise(tool: Tool, value: Any) -> None:
+    check(tool.validate(value))
+    check(tool.validate(json.dumps(value)))
+
+
+@FUZZ
+@given(text=st.text(max_size=40))
+def test_arbitrary_text_never_raises(text: str) -> None:
+    check(TOOLS[0].validate(text))
