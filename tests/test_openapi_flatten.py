@@ -184,3 +184,11 @@ def test_declarations_are_accepted_by_google_genai(repo_root: Path) -> None:
 
     for tool in tk.from_openapi(repo_root / "specs" / "orders.yaml", "orders", select="all"):
         types.FunctionDeclaration.model_validate(tool.declaration)
+
+
+def test_hoisted_body_definition_stays_in_defs_when_a_parameter_needs_it() -> None:
+    components = {"schemas": {"Thing": {"type": "object", "properties": {"a": {"type": "string"}}}}}
+    parameter = {"name": "filter", "in": "query", "schema": {"$ref": "#/components/schemas/Thing"}}
+    tool = _tool({"parameters": [parameter], **_body({"$ref": "#/components/schemas/Thing"})}, components=components)
+    assert tool.binding == {"filter": "query", "a": "body.a"}
+    assert tool.args_schema["$defs"] == {"Thing": components["schemas"]["Thing"]}

@@ -198,10 +198,11 @@ def _add_body(builder: _Builder, request: Any) -> None:
     raw = builder.ctx.resolver.deref(content[media])
     raw_schema = raw.get("schema", {}) if isinstance(raw, dict) else {}
     required = request.get("required") is True
+    roots_before = frozenset(builder.roots)
     schema = builder.normalise(raw_schema, "/properties/body")
     if isinstance(schema, dict) and schema.get("format") == "binary":
         raise Refusal("binary_body", f"the {media} body is a binary string")
-    if not _hoist(builder, schema, required=required):
+    if not _hoist(builder, schema, required=required, keep=roots_before):
         description = request.get("description")
         if isinstance(description, str) and description and isinstance(schema, dict):
             schema.setdefault("description", description)
@@ -230,8 +231,11 @@ def _json_media(content: Mapping[str, Any]) -> str:
     raise Refusal("unsupported_media_type", f"the request body is {first}; only JSON bodies can be tool arguments")
 
 
-def _hoist(builder: _Builder, schema: Any, *, required: bool) -> bool:
-    """Put a plain object body's properties at the top level, when that changes nothing; say if it did."""
+def _hoist(builder: _Builder, schema: Any, *, required: bool, keep: frozenset[str]) -> bool:
+    """Put a plain object body's properties at the top level, when that changes nothing; say if it did.
+
+    A body that is only a ``$ref`` is hoisted from its definition, which then leaves ``$defs`` unless
+    something else (``keep``: the parameters' references, or the definition itself) still points at it."""
     target, prefix = schema, "/properties/body"
     if isinstance(schema, dict) and set(schema) <= {"$ref", "description"} and "$ref" in schema:
         name = schema["$ref"].removeprefix("#/$defs/")
@@ -248,7 +252,8 @@ def _hoist(builder: _Builder, schema: Any, *, required: bool) -> bool:
     if len(set(names.values())) < len(names) or set(names.values()) & set(builder.properties):
         return False
     if refs is not None:
-        builder.roots.discard(schema["$ref"].removeprefix("#/$defs/"))
+        if name not in keep:
+            builder.roots.discard(name)
         builder.roots.update(refs)
     builder.losses[:] = [_moved(loss, prefix, names) for loss in builder.losses]
     if refs is not None:
