@@ -67,6 +67,8 @@ def from_function(
     (the safe assumption); ``confirm`` defaults to ``False``. ``domain`` checks run after structural
     validation and give ``status: "rejected"``.
     """
+    if effect not in ("read", "write"):
+        raise SignatureError(f"effect={effect!r} is not 'read' or 'write'; pass one of those", slug="bad_effect")
     doc = _docstring(_callable_target(fn))
     tool_name = _tool_name(fn, namespace, name)
     signature = _signature(fn)

@@ -89,4 +89,5 @@ BAD: tuple[tuple[str, Any, dict[str, Any], str], ...] = (
     ("bad_tool_name", fine, {"name": "has spaces"}, "bad_tool_name"),
     ("bad_namespace", fine, {"namespace": "9/lives"}, "bad_tool_name"),
     ("name_over_128", fine, {"name": "n" * 129}, "bad_tool_name"),
+    ("unknown_effect", fine, {"effect": "delete"}, "bad_effect"),
 )
