@@ -88,7 +88,10 @@ def _toolset(
     tools: list[Tool] = []
     for candidate, name in named:
         outcome = _build(candidate, name, ctx, dialect)
-        (rejected if isinstance(outcome, Rejection) else tools).append(outcome)  # type: ignore[arg-type]
+        if isinstance(outcome, Rejection):
+            rejected.append(outcome)
+        else:
+            tools.append(outcome)
     return Toolset(namespace, tuple(tools), tuple(rejected), _provenance(doc, selection.total))
 
 

@@ -84,6 +84,7 @@ class _Builder:
 
 def flatten(candidate: Candidate, ctx: SpecContext) -> Flat:
     """The arguments schema, binding and source losses of one operation (or a :class:`Refusal`)."""
+    _check_responses(candidate.operation.get("responses"), ctx)
     builder = _Builder(ctx)
     parameters = _parameters(candidate, ctx)
     body: Any = candidate.operation.get("requestBody")
@@ -102,6 +103,17 @@ def flatten(candidate: Candidate, ctx: SpecContext) -> Flat:
     if defs:
         schema["$defs"] = defs
     return Flat(schema, builder.binding, tuple(builder.losses) + def_losses)
+
+
+def _check_responses(responses: Any, ctx: SpecContext) -> None:
+    """Responses are not part of the arguments, but a malformed one says the operation is not what it seems."""
+    if responses is None:
+        return
+    if not isinstance(responses, dict):
+        raise Refusal("bad_responses", "`responses` must map status codes to response objects")
+    for status, response in responses.items():
+        if not isinstance(ctx.resolver.deref(response), dict):
+            raise Refusal("bad_responses", f"response {status!r} is not a response object")
 
 
 # -- parameters --------------------------------------------------------------------------------------------

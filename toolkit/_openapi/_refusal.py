@@ -23,6 +23,7 @@ SLUGS: dict[str, str] = {
     "bad_argument_name": "an argument name cannot be made valid (empty or over 64 characters)",
     "bad_parameter": "a parameter object is malformed",
     "bad_request_body": "the request body object is malformed",
+    "bad_responses": "the responses object (or one response) is malformed",
     "dangling_ref": "a local $ref points nowhere",
     "remote_ref": "a $ref points at another file or URL (never fetched)",
     "circular_ref": "a $ref cycle with no object or array in between (it can never be satisfied)",
