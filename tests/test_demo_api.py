@@ -184,3 +184,24 @@ def test_server_stops_and_frees_its_port(tmp_path: Path) -> None:
         assert httpx.get(f"{running.base_url}/orders", headers={"X-API-Key": DEFAULT_API_KEY}).status_code == 200
     with socket.socket() as probe:
         assert probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_demo_command_shows_each_envelope_and_the_notebook_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    from rich.console import Console
+
+    from toolkit._commands import demo
+
+    monkeypatch.chdir(tmp_path)
+    console = Console(record=True, width=120, force_terminal=False)
+    code = demo.run(argparse.Namespace(serve=False, db=None, spec=None, port=0), console)
+    text = console.export_text()
+    assert code == 0
+    statuses = re.findall(r"→ (\w+)", text)
+    assert statuses == ["invalid_arguments", "ok", "needs_confirmation", "ok", "rejected"]
+    assert '"action": "clamped"' in text
+    assert ".venv/bin/jupyter lab notebooks/" in text
+    assert (tmp_path / ".toolkit" / "demo-orders.sqlite3").is_file()
