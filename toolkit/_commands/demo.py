@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from toolkit._tool import Toolset
-    from toolkit.runtime.http import HttpTool
+    from toolkit.runtime.http import HttpClient, HttpTool
 
 __all__ = ["SCENARIO", "add_parser", "find_spec", "run"]
 
@@ -57,13 +57,12 @@ def find_spec(given: str | None = None) -> Path:
     raise SpecError(f"no Orders spec at {candidates[0]}; run from the repository root or pass --spec FILE")
 
 
-def _http_tools(toolset: Toolset, spec: Path, base_url: str, api_key: str) -> dict[str, HttpTool]:
+def _http_tools(toolset: Toolset, spec: Path, client: HttpClient) -> dict[str, HttpTool]:
     from toolkit._openapi._load import load_document
     from toolkit.runtime.credentials import schemes_from_spec
-    from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool, Trim
+    from toolkit.runtime.http import HttpTool, Trim
 
     document = load_document(spec).root
-    client = HttpClient(HttpConfig(base_url=base_url, timeout=5.0, credentials={"apiKey": lambda: api_key}))
     trims = {"orders_list": Trim(keep_fields=("id", "status", "total"), max_items=3)}
     return {
         tool.name: HttpTool(
@@ -109,6 +108,7 @@ def _fire(console: Console, tools: dict[str, HttpTool], order_id: str) -> None:
 def run(args: argparse.Namespace, console: Console) -> int:
     from toolkit._demo_api import default_db_path, seeded_order_ids, serve
     from toolkit._openapi import from_openapi
+    from toolkit.runtime.http import HttpClient, HttpConfig
 
     spec = find_spec(args.spec)
     db_path = Path(args.db) if args.db else default_db_path()
@@ -116,7 +116,9 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[bold]Demo Orders API[/bold] on {server.base_url} (SQLite: {server.db_path})")
         toolset = from_openapi(spec, namespace="orders")
         _summary(console, toolset)
-        _fire(console, _http_tools(toolset, spec, server.base_url, server.api_key), seeded_order_ids()[0])
+        credentials = {"apiKey": lambda: server.api_key}
+        with HttpClient(HttpConfig(base_url=server.base_url, timeout=5.0, credentials=credentials)) as client:
+            _fire(console, _http_tools(toolset, spec, client), seeded_order_ids()[0])
         console.print("Open the notebooks:  [bold].venv/bin/jupyter lab notebooks/[/bold]")
         if args.serve:
             console.print(f"Serving on {server.base_url} with X-API-Key: {server.api_key}; Ctrl-C stops it.")
