@@ -59,6 +59,17 @@ def test_help_lists_every_command_and_the_exit_codes(capsys: pytest.CaptureFixtu
     assert "exit codes" in out
 
 
+def test_building_the_parser_imports_nothing_heavy() -> None:
+    """``toolkit --help`` stays fast: every command defers its heavy imports to ``run``."""
+    code = (
+        "import sys\nfrom toolkit.cli import build_parser\nbuild_parser()\n"
+        "heavy = ('pydantic', 'pandas', 'ipywidgets', 'google.genai', 'httpx', 'yaml', 'rich')\n"
+        "print(','.join(m for m in heavy if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""
+
+
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         run(
