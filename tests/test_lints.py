@@ -7,6 +7,7 @@ would have them), without a Python function.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -218,3 +219,20 @@ def test_field_shared_by_union_members_is_reported_once() -> None:
     dog = {"type": "object", "properties": {"kind": {"type": "string"}}}
     tool = tool_of({"pet": described({"anyOf": [cat, dog]})})
     assert [(item.slug, item.path) for item in lint(tool)] == [("missing_parameter_description", "pet.kind")]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    "spec", ["petstore-expanded-3.0.yaml", "tictactoe-3.1.yaml", "asana.yaml", "temporal-3.0.yaml"]
+)
+def test_lints_on_real_openapi_tools_point_at_their_parameters(corpus_dir: Path, spec: str) -> None:
+    from toolkit import from_openapi
+
+    toolset = from_openapi(corpus_dir / spec, namespace="corpus", select="all")
+    assert toolset.tools
+    for tool in toolset.tools:
+        top = set(tool.args_schema.get("properties", {}))
+        findings = lint(tool)
+        assert findings == tool.lints
+        for item in findings:
+            assert item.path == "" or item.path.split(".")[0] in top, (tool.name, item)
