@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
 from toolkit._envelope import FieldError, Notice
-from toolkit._expected import Loc, clause, describe, enum_phrase, format_path, number_text, range_phrase
+from toolkit._expected import Loc, clause, describe, enum_phrase, format_path, number_text, once, range_phrase
 from toolkit._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS
 
 __all__ = ["Check", "Run", "json_key", "short", "type_check"]
@@ -111,12 +111,13 @@ def type_check(
     tests = tuple(_TYPE_TESTS[k] for k in kinds if k in _TYPE_TESTS)
     wanted = " or ".join(_ARTICLES.get(k, k) for k in kinds)
     test = tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
+    expected = once(lambda: describe(schema))
 
     def fail(value: Any, loc: Loc, run: Run) -> Any:
         from toolkit._expected import type_name
 
         shown = "null" if value is None else f"{type_name(value)} {short(value)}"
-        run.error(loc, "wrong_type", f"{shown} is not {wanted}", describe(schema))
+        run.error(loc, "wrong_type", f"{shown} is not {wanted}", expected())
         return value
 
     return test, fail
@@ -157,6 +158,7 @@ def range_check(schema: Mapping[str, Any], description: str | None, clamp: bool)
     hi = high if _is_number(high) else _INF
     xlo = xlow if _is_number(xlow) else -_INF
     xhi = xhigh if _is_number(xhigh) else _INF
+    expected = once(lambda: _range_expected(schema, description))
 
     def outside(value: Any) -> bool:
         return not (lo <= value <= hi and xlo < value < xhi)
@@ -167,7 +169,7 @@ def range_check(schema: Mapping[str, Any], description: str | None, clamp: bool)
             run.notice(loc, "clamped", f"{number_text(value)} is out of range; used {number_text(bound)}",
                        from_=value, to=bound)  # fmt: skip
             return bound
-        run.error(loc, "out_of_range", f"out of range: {number_text(value)}", _range_expected(schema, description))
+        run.error(loc, "out_of_range", f"out of range: {number_text(value)}", expected())
         return value
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
@@ -219,6 +221,7 @@ def length_check(schema: Mapping[str, Any], description: str | None) -> Check | 
     low = low or 0
     high = high if high is not None else float("inf")
 
+    @once
     def expected() -> str:
         tokens = [str(b) for b in (schema.get("minLength"), schema.get("maxLength")) if b is not None and b != 0]
         found = clause(description, tokens, LENGTH_WORDS) if tokens else None
@@ -285,6 +288,7 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
     for v in strings:
         folded[v.casefold()] = None if v.casefold() in folded else v
 
+    @once
     def expected() -> str:
         if const:
             return f"exactly {short(values[0])}"

@@ -78,11 +78,22 @@ def _chain(checks: list[Check]) -> Check:
     return check
 
 
-def _typed(test: Callable[[Any], bool], fail: Check, checks: list[Check]) -> Check:
-    """A node with a ``type`` keyword: when the type is wrong, the other keywords have nothing to say."""
+_EXACT = {"string": str, "object": dict, "array": list, "boolean": bool}
+
+
+def _typed(kinds: list[str], test: Callable[[Any], bool], fail: Check, checks: list[Check]) -> Check:
+    """A node with a ``type`` keyword: when the type is wrong, the other keywords have nothing to say.
+
+    A single exact type (string, object, array, boolean) is tested inline: this is the hot path of every call.
+    """
+    rest = _chain(checks)
+    if len(kinds) == 1 and kinds[0] in _EXACT:
+        exact = _EXACT[kinds[0]]
+        if not checks:
+            return lambda value, loc, run: value if type(value) is exact else fail(value, loc, run)
+        return lambda value, loc, run: rest(value, loc, run) if type(value) is exact else fail(value, loc, run)
     if not checks:
         return lambda value, loc, run: value if test(value) else fail(value, loc, run)
-    rest = _chain(checks)
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if test(value):
@@ -123,8 +134,9 @@ class _Compiler:
         checks.extend(self.combinators(schema, description))
         kinds = schema.get("type")
         if isinstance(kinds, str | list):
-            test, fail = type_check([kinds] if isinstance(kinds, str) else list(kinds), schema, description)
-            return _typed(test, fail, checks)
+            named = [kinds] if isinstance(kinds, str) else list(kinds)
+            test, fail = type_check(named, schema, description)
+            return _typed(named, test, fail, checks)
         return _chain(checks)
 
     # -- references -------------------------------------------------------------------------------

@@ -11,19 +11,32 @@ the root (bad JSON, not an object) is ``""``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit._formats import FORMAT_PHRASES
 
-__all__ = ["clause", "describe", "format_path", "number_text", "range_phrase", "type_name"]
+__all__ = ["clause", "describe", "format_path", "number_text", "once", "range_phrase", "type_name"]
 
 Loc = tuple[Any, str | int] | None
 """A data location as a linked list ``(parent, key)``; built cheaply, formatted only when reporting."""
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
+
+
+def once(make: Callable[[], str]) -> Callable[[], str]:
+    """A phrase built on first use and remembered: errors are rare, but a model may repeat one many times."""
+    memo: list[str] = []
+
+    def get() -> str:
+        if not memo:
+            memo.append(make())
+        return memo[0]
+
+    return get
 
 
 def format_path(loc: Loc) -> str:
@@ -183,14 +196,20 @@ def _fits(text: str, tokens: Iterable[str], any_of: Sequence[str]) -> bool:
 
 
 def clause(description: str | None, tokens: Sequence[str] = (), any_of: Sequence[str] = ()) -> str | None:
+    """The shortest piece of ``description`` naming every token and one of the ``any_of`` words (memoised)."""
+    if not description or (not tokens and not any_of):
+        return None
+    return _clause(description, tuple(tokens), tuple(any_of))
+
+
+@functools.lru_cache(maxsize=4096)
+def _clause(description: str, tokens: tuple[str, ...], any_of: tuple[str, ...]) -> str | None:
     """The shortest piece of ``description`` naming every token and one of the ``any_of`` words.
 
     The description is cut into sentences and parentheticals, then into comma clauses; the comma clause is
     preferred ("between 1 and 100"), unless it would be a bare token, when its sentence is used
     ("ISO 8601, YYYY-MM-DD").
     """
-    if not description or (not tokens and not any_of):
-        return None
     for segment in _SEGMENTS.split(description):
         segment = segment.strip(" ,")
         if not segment or not _fits(segment, tokens, any_of):

@@ -55,6 +55,13 @@ def object_check(
     low, high = schema.get("minProperties", 0), schema.get("maxProperties")
     dependent = schema.get("dependentRequired") or {}
     null_as_absent = options.null_as_absent
+    counted = bool(low or high is not None or dependent)
+    missing_phrase: dict[str, str] = {}
+
+    def missing(key: str) -> str:
+        if key not in missing_phrase:
+            missing_phrase[key] = describe(properties.get(key))
+        return missing_phrase[key]
 
     def other(key: str, value: Any, loc: Loc, run: Run, out: dict[str, Any]) -> None:
         hit = False
@@ -77,22 +84,23 @@ def object_check(
             return value
         run.depth += 1
         out: dict[str, Any] = {}
-        dropped: list[str] = []
+        dropped: list[str] | None = None
         for key, item in value.items():
             child = children.get(key)
             if child is None:
                 other(key if type(key) is str else str(key), item, loc, run, out)
             elif item is None and null_as_absent and key not in required_set and not is_nullable(key):
-                dropped.append(key)
+                dropped = [*(dropped or ()), key]
             else:
                 out[key] = child(item, (loc, key), run)
         run.depth -= 1
         for key in required:
             if key not in out and key not in value:
-                run.error((loc, key), "missing", "missing required field", describe(properties.get(key)))
+                run.error((loc, key), "missing", "missing required field", missing(key))
         if dropped or len(out) < len(children):
-            _fill_defaults(out, defaults, dropped, loc, run)
-        _count_checks(out, low, high, dependent, loc, run)
+            _fill_defaults(out, defaults, dropped or [], loc, run)
+        if counted:
+            _count_checks(out, low, high, dependent, loc, run)
         return out
 
     return check
