@@ -72,6 +72,14 @@ def test_rendering_is_deterministic_and_free_of_addresses(case: str) -> None:
     assert not re.search(r"0x[0-9a-f]{6,}|[0-9a-f]{32}", first["text/plain"] + first["text/html"])
 
 
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_markup_is_escaped_once_never_twice(case: str) -> None:
+    html = mimebundle(CASES[case]())["text/html"]
+    assert "&lt;span" not in html
+    assert "&amp;lt;" not in html
+    assert "&lt;b&gt;" not in html
+
+
 def test_every_public_type_displays_through_the_protocol() -> None:
     for case in (
         "tool_openapi",

@@ -49,6 +49,8 @@ STATUS_COLOURS: dict[str, str] = {
 
 _TINTS: dict[str, str] = {"#1a7f37": "#dafbe1", "#cf222e": "#ffebe9", "#bc4c00": "#fff1e5", "#9a6700": "#fff8c5"}
 
+_CELL = "text-align:left;vertical-align:top;padding:0.15em 0.6em"
+
 _JSON_COLOURS = {"key": "#0550ae", "string": "#0a3069", "number": "#953800", "literal": "#8250df"}
 _JSON_TOKEN = re.compile(
     r'(?P<string>"(?:[^"\\]|\\.)*")(?P<colon>\s*:)?'
@@ -120,15 +122,12 @@ def html_table(
     ``row_kinds`` colours each row's left border by kind (pass/fail, breaking/additive ...).
     """
     raw = set(raw_columns)
-    head = "".join(f"<th style='text-align:left'>{esc(h)}</th>" for h in headers)
+    head = "".join(f"<th style='{_CELL}'>{esc(h)}</th>" for h in headers)
     body: list[str] = []
     for index, row in enumerate(rows):
         kind = row_kinds[index] if row_kinds is not None else ""
         colour = STATUS_COLOURS.get(kind, "transparent")
-        cells = "".join(
-            f"<td style='text-align:left;vertical-align:top'>{cell if i in raw else esc(cell)}</td>"
-            for i, cell in enumerate(row)
-        )
+        cells = "".join(f"<td style='{_CELL}'>{cell if i in raw else esc(cell)}</td>" for i, cell in enumerate(row))
         tint = _TINTS.get(colour, "transparent")
         style = f" style='border-left:4px solid {colour};background:{tint}'" if kind else ""
         css = f" class='tk-row tk-{esc(kind)}'" if kind else " class='tk-row'"

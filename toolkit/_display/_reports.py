@@ -72,7 +72,7 @@ def _status(row: FixtureRow) -> str:
 
 
 _FIXTURE_HEADERS = ("id", "expected", "actual", "envelope", "verdict")
-_FIXTURE_HTML_HEADERS = ("id", "family", "args", "expected", "actual", "envelope", "verdict")
+_FIXTURE_HTML_HEADERS = ("id", "family", "expected", "actual", "envelope", "verdict", "args")
 
 
 def _fixture_cells(row: FixtureRow) -> tuple[str, ...]:
@@ -99,9 +99,13 @@ def fixture_table_html(rows: Sequence[FixtureRow], *, selected: str | None = Non
     def id_cell(row: FixtureRow) -> str:
         return f"<b>▶ {esc(row.id)}</b>" if row.id == selected else esc(row.id)
 
-    cells = [(id_cell(r), *_fixture_cells(r)[1:-1], badge(_verdict(r), "pass" if r.passed else "fail")) for r in rows]
+    def cells(row: FixtureRow) -> tuple[str, ...]:
+        args = f"<code style='font-size:85%'>{esc(one_line_json(row.args))}</code>"
+        middle = tuple(esc(cell) for cell in _fixture_cells(row)[1:-1])
+        return (id_cell(row), esc(row.family), *middle, badge(_verdict(row), "pass" if row.passed else "fail"), args)
+
     kinds = ["pass" if r.passed else "fail" for r in rows]
-    return html_table(_FIXTURE_HEADERS, cells, row_kinds=kinds, raw_columns=[0, 6])
+    return html_table(_FIXTURE_HTML_HEADERS, [cells(r) for r in rows], row_kinds=kinds, raw_columns=range(7))
 
 
 def _fixture_report_html(report: Any) -> str:

@@ -99,10 +99,8 @@ class Playground(View):
         start = starting_arguments(tool)
         self.editor = widgets.Textarea(
             value=json.dumps(start, indent=2, sort_keys=True),
-            rows=max(4, len(start) + 3),
-            description="Arguments",
-            layout=widgets.Layout(width="100%"),
-            style=_STYLE,
+            rows=max(6, len(start) + 3),
+            layout=widgets.Layout(width="98%"),
         )
         properties = tool.args_schema.get("properties", {})
         self.fields = {name: field_widget(name, prop, start.get(name)) for name, prop in properties.items()}
@@ -111,8 +109,13 @@ class Playground(View):
         self.validate_button = widgets.Button(description="Validate", button_style="primary", icon="check")
         self.validate_button.on_click(lambda _button: self.validate())
         self.output = html_widget("<p class='tk-empty'>Press Validate to see the envelope the model would get.</p>")
-        form = widgets.VBox([html_widget("<b>Form</b> (writes into the JSON)"), *self.fields.values()])
-        self.widget = widgets.VBox([widgets.HBox([form, self.editor]), self.validate_button, self.output])
+        form = widgets.VBox(
+            [html_widget("<b>Form</b> (writes into the JSON)"), *self.fields.values()],
+            layout=widgets.Layout(width="45%"),
+        )
+        editor = widgets.VBox([html_widget("<b>Arguments</b> as the model sends them"), self.editor])
+        editor.layout.width = "55%"
+        self.widget = widgets.VBox([widgets.HBox([form, editor]), self.validate_button, self.output])
 
     def _form_changed(self, name: str) -> None:
         try:
