@@ -77,7 +77,7 @@ class Rule:
 
 
 def lint(tool: Tool) -> tuple[Lint, ...]:
-    """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then path order."""
+    """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then parameter order."""
     contract = tool.contract
     schema = contract.args_schema
     subject = Subject(contract.name, contract.description or "", schema, tuple(_walk(schema, schema, "", 1)))
