@@ -348,46 +348,101 @@ def _branch_path(path: str, index: int) -> str:
     return join(path, f"anyOf[{index}]")
 
 
-def _any_of(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
-    before, after = old.get("anyOf") or [], new.get("anyOf") or []  # both present: diff_schema sees to it
-    if same(before, after):
-        return []
-    left = list(enumerate(before))
-    right = list(enumerate(after))
-    for i, branch in list(left):  # identical branches pair up wherever they moved
-        twin = next(((j, b) for j, b in right if same(branch, b)), None)
-        if twin is not None:
-            left.remove((i, branch))
-            right.remove(twin)
-    out: list[Change] = []
-    for i, branch in list(left):  # then branches of the same type are the "same branch, edited"
-        twin = next(((j, b) for j, b in right if _normalise(b).get("type") == _normalise(branch).get("type")), None)
-        if twin is not None:
-            left.remove((i, branch))
-            right.remove(twin)
-            out += diff_schema(branch, twin[1], _branch_path(path, twin[0]))
-    out += [
-        change("any_of_branch_removed", _branch_path(path, i), f"{_where(path)} no longer accepts {show(b)}")
-        for i, b in left
-    ]
-    out += [
-        change("any_of_branch_added", _branch_path(path, j), f"{_where(path)} now also accepts {show(b)}")
-        for j, b in right
-    ]
+def _tags(schema: Mapping[str, Any]) -> dict[str, str]:
+    """An object branch's variant tags: properties fixed to one value (``type: {enum: [file_search]}``)."""
+    properties = schema.get("properties") or {}
+    return {
+        name: key(p["enum"][0])
+        for name, p in properties.items()
+        if isinstance(p, Mapping) and isinstance(p.get("enum"), list) and len(p["enum"]) == 1
+    }
+
+
+def _affinity(a: Any, b: Any) -> float:
+    """How likely two union branches are one branch, edited: 0 means "not the same branch"."""
+    if same(a, b):
+        return 100.0
+    a, b = _normalise(a), _normalise(b)
+    if a.get("type") != b.get("type"):
+        return 0.0
+    tags_a, tags_b = _tags(a), _tags(b)
+    shared = set(tags_a) & set(tags_b)
+    if any(tags_a[name] != tags_b[name] for name in shared):
+        return 0.0  # two different variants of a tagged union
+    names_a, names_b = set(a.get("properties") or ()), set(b.get("properties") or ())
+    if not (names_a or names_b):
+        return 0.5
+    overlap = len(names_a & names_b) / len(names_a | names_b)
+    return 1.0 + overlap if shared else (overlap if overlap >= 0.5 else 0.0)
+
+
+_Indexed = list[tuple[int, Any]]
+
+
+def _pair(left: _Indexed, right: _Indexed) -> tuple[list[tuple[int, int]], _Indexed, _Indexed]:
+    """Pair union branches, most alike first; returns index pairs and the unpaired branches of each side."""
+    scored = sorted(
+        ((-score, i, j) for i, a in left for j, b in right if (score := _affinity(a, b)) > 0),
+    )
+    pairs: list[tuple[int, int]] = []
+    used_left: set[int] = set()
+    used_right: set[int] = set()
+    for _, i, j in scored:
+        if i not in used_left and j not in used_right:
+            pairs.append((i, j))
+            used_left.add(i)
+            used_right.add(j)
+    return (
+        sorted(pairs, key=lambda pair: pair[1]),
+        [(i, a) for i, a in left if i not in used_left],
+        [(j, b) for j, b in right if j not in used_right],
+    )
+
+
+def _branch_changes(path: str, removed: _Indexed, added: _Indexed) -> list[Change]:
+    out = [change("any_of_branch_removed", _branch_path(path, i), f"{_where(path)} no longer accepts {show(b)}")
+           for i, b in removed]  # fmt: skip
+    out += [change("any_of_branch_added", _branch_path(path, j), f"{_where(path)} now also accepts {show(b)}")
+            for j, b in added]  # fmt: skip
     return out
 
 
+def _flat(union: list[Any]) -> list[Any]:
+    """Branches of a union, with nested pure unions inlined (``anyOf[anyOf[a, b], c]`` is ``anyOf[a, b, c]``)."""
+    out: list[Any] = []
+    for branch in union:
+        inner = _normalise(branch)
+        if inner.get("anyOf") and set(inner) <= {"anyOf", "description", "title"}:
+            out += _flat(inner["anyOf"])
+        else:
+            out.append(branch)
+    return out
+
+
+def _any_of(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
+    """Union branches pair up by likeness (tags, shared properties), not by position; nested unions are flat."""
+    before, after = _flat(old.get("anyOf") or []), _flat(new.get("anyOf") or [])  # both present here
+    if same(before, after):
+        return []
+    pairs, removed, added = _pair(list(enumerate(before)), list(enumerate(after)))
+    out: list[Change] = []
+    for i, j in pairs:
+        out += diff_schema(before[i], after[j], _branch_path(path, j))
+    return out + _branch_changes(path, removed, added)
+
+
 def _union_edge(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
-    """A plain schema became a union (or back): additive/breaking when the plain one is one of the branches."""
-    plain, union, grew = (old, new["anyOf"], True) if old.get("anyOf") is None else (new, old["anyOf"], False)
+    """A plain schema became a union (or back): the plain one is compared with its closest branch."""
+    grew = old.get("anyOf") is None
+    plain, union = (old, new["anyOf"]) if grew else (new, old["anyOf"])
     core = {k: v for k, v in plain.items() if k not in _ANNOTATIONS}
-    if not any(same(core, _normalise(b)) for b in union):
+    pairs, _, others = _pair([(-1, core)], list(enumerate(union)))
+    if not pairs:
         text = f"{_where(path)} {'became' if grew else 'is no longer'} a union of {len(union)} schemas"
         return [change("type_changed", path, text)]
-    others = [(i, b) for i, b in enumerate(union) if not same(core, _normalise(b))]
-    rule = "any_of_branch_added" if grew else "any_of_branch_removed"
-    verb = "now also accepts" if grew else "no longer accepts"
-    return [change(rule, _branch_path(path, i), f"{_where(path)} {verb} {show(b)}") for i, b in others]
+    (_, j), branch = pairs[0], union[pairs[0][1]]
+    inner = diff_schema(core, branch, _branch_path(path, j)) if grew else diff_schema(branch, core, path)
+    return inner + (_branch_changes(path, [], others) if grew else _branch_changes(path, others, []))
 
 
 _HANDLED = frozenset(
