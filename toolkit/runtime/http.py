@@ -21,7 +21,7 @@ import json
 import re
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -300,7 +300,9 @@ class HttpTool:
         return self._finish(response, notices)
 
     def _finish(self, response: httpx.Response, notices: tuple[Notice, ...]) -> ToolResult:
-        return to_result(response, self.trim, self.config.message_limit).with_notices(notices)
+        """The envelope for ``response``: the validator's notices first, then what trimming did."""
+        result = to_result(response, self.trim, self.config.message_limit)
+        return replace(result, notices=notices + result.notices)
 
 
 @dataclass(frozen=True, slots=True)
