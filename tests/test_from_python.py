@@ -501,7 +501,7 @@ def unseen_functions(draw: st.DrawFn) -> tuple[Any, list[tuple[str, Any, bool, b
     return fn, specs
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(unseen_functions())
 def test_unseen_functions_keep_names_descriptions_nullability_enums_and_formats(
     generated: tuple[Any, list[tuple[str, Any, bool, bool, str]]],
