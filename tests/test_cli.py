@@ -148,6 +148,12 @@ def test_lower_summary_reports_the_spec(capsys: pytest.CaptureFixture[str], orde
     assert code == run(capsys, "lower", str(orders), "--summary")[0]
 
 
+def test_lower_summary_needs_a_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "lower", SEARCH, "--summary")
+    assert code == 2
+    assert "--summary needs an OpenAPI spec" in err
+
+
 def test_lower_a_module_without_tools_says_to_name_a_function(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "lower", "toolkit.examples")
     assert code == 2

@@ -11,6 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from toolkit._commands import add_target_arguments, is_spec, load_spec, load_tools, pick, progress, write_json
+from toolkit._exceptions import ToolkitError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -91,8 +92,7 @@ def _summary(console: Console, args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.summary:
         if not is_spec(args.target):
-            console.print("--summary needs an OpenAPI spec target (spec.yaml or spec.json)")
-            return 2
+            raise ToolkitError("--summary needs an OpenAPI spec target (spec.yaml or spec.json)", slug="usage")
         return _summary(console, args)
     select = "all" if args.all else "extension"
     with progress(console, f"lowering {args.target}", None):
