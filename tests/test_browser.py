@@ -20,6 +20,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ CHROMIUM_FLAGS = [
 NOTEBOOK_CELLS = [
     "import toolkit as tk\nfrom toolkit import examples\n\n"
     'search = tk.from_function(examples.search_issues, namespace="issues", effect="read")\n'
-    "view = tk.Workbench().view(search)\nview",
+    'view = tk.Workbench(golden_dir="golden").view(search)\nview',
 ]
 FIXTURE_ID = "limit.numeric_as_string"
 
@@ -112,8 +113,16 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
             server.wait()
 
 
+@dataclass(frozen=True)
+class Lab:
+    """A running JupyterLab: the notebook's URL (with token) and the folder it serves."""
+
+    url: str
+    root: Path
+
+
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """A JupyterLab on a free loopback port serving a temporary folder with the test notebook."""
     _requirements()
     base = tmp_path_factory.mktemp("lab")
@@ -145,7 +154,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     signal.signal(signal.SIGTERM, stop_then_exit)
     try:
         _wait_until_serving(f"http://127.0.0.1:{port}/api/status?token={token}", server)
-        yield f"http://127.0.0.1:{port}/lab/tree/workbench.ipynb?token={token}"
+        yield Lab(f"http://127.0.0.1:{port}/lab/tree/workbench.ipynb?token={token}", root)
     finally:
         _stop(server)
         signal.signal(signal.SIGTERM, previous)
@@ -153,7 +162,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(lab: str) -> Iterator[Any]:
+def page(lab: Lab) -> Iterator[Any]:
     """A Chromium page (tall viewport: JupyterLab scrolls inside its own panel) opened on the notebook."""
     from playwright.sync_api import sync_playwright
 
@@ -162,7 +171,7 @@ def page(lab: str) -> Iterator[Any]:
         try:
             page = browser.new_context(viewport={"width": 1400, "height": 2400}).new_page()
             page.set_default_timeout(20_000)
-            page.goto(lab)
+            page.goto(lab.url)
             yield page
         finally:
             browser.close()
@@ -200,11 +209,12 @@ def _open_tab(page: Any, title: str) -> Any:
     return page.locator(".jupyter-widgets .widget-tab-contents > .lm-Widget:not(.lm-mod-hidden)").first
 
 
-def test_workbench_widgets_render_and_react_in_jupyterlab(page: Any) -> None:
+def test_workbench_widgets_render_and_react_in_jupyterlab(page: Any, lab: Lab) -> None:
     with _screenshots(page, "browser_workbench"):
         _run_all_cells(page)
         _check_tabs_and_declaration(page)
         _check_fixture_row_shows_its_envelope(page)
+        _check_golden_accept_writes_the_file(page, lab.root / "golden" / "issues_search_issues.json")
         _check_playground_validates_edited_arguments(page)
         body = page.locator("body").inner_text()
         assert "Error displaying widget" not in body
@@ -227,6 +237,14 @@ def _check_fixture_row_shows_its_envelope(page: Any) -> None:
     assert "wrong_type" in fixtures.locator(".tk-result").first.inner_text()
     fixtures.locator("b", has_text=f"▶ {FIXTURE_ID}").wait_for()
     _screenshot(page, "browser_fixtures.png")
+
+
+def _check_golden_accept_writes_the_file(page: Any, golden_file: Path) -> None:
+    golden = _open_tab(page, "Golden")
+    golden.get_by_text("No golden file yet").wait_for()
+    golden.get_by_role("button", name="Accept").click()
+    golden.get_by_text("The declaration matches").wait_for()
+    assert json.loads(golden_file.read_text())["name"] == "issues_search_issues"
 
 
 def _check_playground_validates_edited_arguments(page: Any) -> None:
