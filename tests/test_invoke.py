@@ -169,3 +169,24 @@ def test_pydantic_models_are_dumped() -> None:
     assert make_tool(lambda query, limit: Out(when=dt.date(2026, 1, 2))).call({"query": "q"}).data == {
         "when": "2026-01-02"
     }
+
+
+def test_pydantic_validation_errors_in_the_converter_become_field_errors() -> None:
+    pydantic = pytest.importorskip("pydantic")
+
+    class Args(pydantic.BaseModel):
+        query: str
+        limit: int
+
+        @pydantic.field_validator("query")
+        @classmethod
+        def no_wildcards(cls, value: str) -> str:
+            if "*" in value:
+                raise ValueError("wildcards are not supported")
+            return value
+
+    result = make_tool(echo, converter=lambda args: dict(Args(**args))).call({"query": "a*"})
+    assert result.status == "rejected"
+    (error,) = result.errors
+    assert (error.field, error.code) == ("query", "domain_rule")
+    assert "wildcards are not supported" in error.problem

@@ -93,3 +93,32 @@ def test_arbitrary_json_values_and_text_never_raise(tool: Tool, value: Any) -> N
 @given(text=st.text(max_size=40))
 def test_arbitrary_text_never_raises(text: str) -> None:
     check(TOOLS[0].validate(text))
+
+
+SIMPLE_SCHEMAS = [
+    {"type": "integer", "minimum": 1, "maximum": 100},
+    {"type": "number", "exclusiveMinimum": 0, "maximum": 1.5},
+    {"type": "string", "minLength": 1, "maxLength": 5},
+    {"type": "string", "enum": ["open", "closed"]},
+    {"type": "string", "format": "date"},
+    {"type": "string", "pattern": "^[a-z]+$"},
+    {"type": "boolean"},
+]
+FAST_VALUES = JSON_SCALARS | st.sampled_from(["open", "OPEN", "2026-08-07", "abc", "", 10.0, 100, 101, 0, 1.5])
+
+
+@pytest.mark.parametrize("schema", SIMPLE_SCHEMAS, ids=lambda s: "-".join(str(v) for v in s.values()))
+@FUZZ
+@given(value=FAST_VALUES)
+def test_the_fast_path_accepts_exactly_what_the_full_check_passes_unchanged(schema: dict[str, Any], value: Any) -> None:
+    from toolkit._checks import Run
+    from toolkit._compile import Options, compile_schema
+    from toolkit._fastpath import fast_predicate
+
+    predicate = fast_predicate(schema)
+    assert predicate is not None
+    for options in (Options(), Options(clamp=True, enum_insensitive=True)):
+        run = Run()
+        cleaned = compile_schema(schema, options)(value, None, run)
+        unchanged = not run.errors and not run.notices and type(cleaned) is type(value) and cleaned == value
+        assert predicate(value) == unchanged

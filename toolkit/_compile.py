@@ -35,6 +35,7 @@ from toolkit._checks import (
 from toolkit._combinators import NO_DEFAULT, branch_check, default_of, not_check, static_types
 from toolkit._exceptions import SchemaError
 from toolkit._expected import Loc, clause, describe
+from toolkit._fastpath import fast_predicate
 
 __all__ = ["MAX_DEPTH", "Options", "compile_schema", "static_types"]
 
@@ -239,7 +240,9 @@ class _Compiler:
         patterns = {p: self.compile(sub) for p, sub in (schema.get("patternProperties") or {}).items()}
         defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
         defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT}
-        return object_check(schema, children, is_nullable, defaults, extra, patterns, self.options)
+        fast = {name: found for name, sub in properties.items() if (found := fast_predicate(sub)) is not None}
+        check = object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast)
+        return check
 
     def lazy(self, table: dict[str, Check], key: str, schema: Any) -> Check:
         """A stand-in that compiles ``schema`` on first use and puts the result in ``table[key]``.

@@ -43,8 +43,21 @@ class FixtureRow:
     result: ToolResult
 
     @property
+    def id(self) -> str:
+        return self.fixture.id
+
+    @property
+    def family(self) -> str:
+        return self.fixture.family
+
+    @property
     def expected(self) -> str:
         return self.fixture.expected
+
+    @property
+    def envelope(self) -> ToolResult:
+        """The envelope the validator returned (same as ``result``)."""
+        return self.result
 
     @property
     def passed(self) -> bool:

@@ -43,6 +43,7 @@ def object_check(
     extra: Check | None,
     patterns: dict[str, Check],
     options: Options,
+    fast: Mapping[str, Callable[[Any], bool]] | None = None,
 ) -> Check:
     """One closure for an object schema; see the module docstring for the policies it applies."""
     from toolkit._compile import MAX_DEPTH
@@ -55,6 +56,7 @@ def object_check(
     low, high = schema.get("minProperties", 0), schema.get("maxProperties")
     dependent = schema.get("dependentRequired") or {}
     null_as_absent = options.null_as_absent
+    quick = dict(fast or {})
     counted = bool(low or high is not None or dependent)
     missing_phrase: dict[str, str] = {}
 
@@ -86,6 +88,10 @@ def object_check(
         out: dict[str, Any] = {}
         dropped: list[str] | None = None
         for key, item in value.items():
+            accept = quick.get(key)
+            if accept is not None and accept(item):  # simple scalar, valid and unchanged: the common case
+                out[key] = item
+                continue
             child = children.get(key)
             if child is None:
                 other(key if type(key) is str else str(key), item, loc, run, out)

@@ -1,0 +1,100 @@
+"""One-call acceptance tests for simple scalar schemas: the hot path of a typical tool call.
+
+Most arguments are flat scalars (a bounded integer, an enum, a date string). For those,
+:func:`fast_predicate` builds a single predicate that is true exactly when the value is valid **and** the
+validator would pass it through unchanged (no clamping, no case normalising, no cleaning of ``10.0``). An
+object check tries the predicate first and falls back to the full compiled check — which produces the
+errors and notices — only when it says no. Schemas with anything else (``$ref``, combinators, nested
+structure, ``multipleOf``, nullable types) get no predicate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolkit._formats import FORMAT_CHECKS
+
+__all__ = ["fast_predicate"]
+
+Predicate = Callable[[Any], bool]
+_SIMPLE = (
+    frozenset({"type", "description", "title", "default", "examples", "example", "deprecated", "readOnly", "writeOnly"})
+    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern"}
+    | {
+        "format",
+        "enum",
+        "$comment",
+    }
+)
+_INF = float("inf")
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)
+
+
+def fast_predicate(schema: Any) -> Predicate | None:
+    """A predicate for a simple scalar schema (see the module docstring), or ``None``."""
+    if not isinstance(schema, Mapping) or not schema.keys() <= _SIMPLE or any(k.startswith("x-") for k in schema):
+        return None
+    kind = schema.get("type")
+    if kind == "string":
+        return _string(schema)
+    if kind == "integer" or kind == "number":
+        return _number_predicate(schema, kind == "integer")
+    if kind == "boolean" and "enum" not in schema:
+        return lambda v: type(v) is bool
+    return None
+
+
+def _bounds(schema: Mapping[str, Any]) -> tuple[float, float, float, float] | None:
+    values = [schema.get(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")]
+    if any(v is not None and not _number(v) for v in values):
+        return None
+    low, high, xlow, xhigh = values
+    return (
+        low if low is not None else -_INF,
+        high if high is not None else _INF,
+        xlow if xlow is not None else -_INF,
+        xhigh if xhigh is not None else _INF,
+    )
+
+
+def _number_predicate(schema: Mapping[str, Any], integer: bool) -> Predicate | None:
+    bounds = _bounds(schema)
+    if bounds is None or "enum" in schema or schema.get("format") in ("int32", "int64"):
+        return None
+    lo, hi, xlo, xhi = bounds
+    if integer:
+        return lambda v: type(v) is int and lo <= v <= hi and xlo < v < xhi
+    return lambda v: (type(v) is int or type(v) is float) and lo <= v <= hi and xlo < v < xhi
+
+
+def _string(schema: Mapping[str, Any]) -> Predicate | None:
+    low, high = schema.get("minLength", 0), schema.get("maxLength")
+    if not isinstance(low, int) or (high is not None and not isinstance(high, int)):
+        return None
+    high = high if high is not None else _INF
+    tests: list[Predicate] = []
+    if "enum" in schema:
+        if not isinstance(schema["enum"], list) or not all(isinstance(v, str) for v in schema["enum"]):
+            return None
+        members = frozenset(schema["enum"])
+        tests.append(members.__contains__)
+    fmt = schema.get("format")
+    if isinstance(fmt, str) and fmt in FORMAT_CHECKS:
+        tests.append(FORMAT_CHECKS[fmt])
+    if "pattern" in schema:
+        try:
+            search = re.compile(schema["pattern"], re.ASCII).search
+        except (re.error, TypeError):
+            return None
+        tests.append(lambda v: search(v) is not None)
+    if not tests:
+        return lambda v: type(v) is str and low <= len(v) <= high
+    if len(tests) == 1:
+        only = tests[0]
+        return lambda v: type(v) is str and low <= len(v) <= high and only(v)
+    return lambda v: type(v) is str and low <= len(v) <= high and all(t(v) for t in tests)
