@@ -228,3 +228,27 @@ def test_tools_without_arguments_are_never_taken_for_a_rename() -> None:
     new = [{"name": "status", "description": "Status."}]
     rules = sorted((c.tool, c.rule) for c in diff_declarations(old, new).changes)
     assert rules == [("ping", "tool_removed"), ("status", "tool_added")]
+
+
+def _many_tools(count: int, words: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    old = [_decl(f"tool_{i:03d}", x={"type": "STRING", "description": "x " * words}) for i in range(count)]
+    new = [_decl(f"tool_{i:03d}", x={"type": "STRING", "description": "y " * words}) for i in range(count)]
+    new[7]["parameters"]["properties"]["x"]["enum"] = ["a"]  # one breaking tool
+    return old, new
+
+
+def test_markdown_of_several_tools_puts_the_breaking_ones_first() -> None:
+    old, new = _many_tools(8, 3)
+    markdown = diff_declarations([*old[:3], old[7]], [*new[:3], new[7]]).to_markdown()
+    overview = [line for line in markdown.splitlines() if line.startswith("| `tool_")]
+    assert overview[0].startswith("| `tool_007` | breaking | 1 | 1 | 0 |")
+    assert markdown.count("<details") == 4
+    assert "<details open><summary><code>tool_007</code>: breaking (2 changes)</summary>" in markdown
+
+
+def test_markdown_fits_a_pull_request_comment() -> None:
+    old, new = _many_tools(400, 60)
+    markdown = diff_declarations(old, new).to_markdown()
+    assert len(markdown) < 65_536
+    assert "left off to fit a comment" in markdown
+    assert "tool_007" in markdown  # the breaking tool comes first, so it is never the one left off

@@ -107,24 +107,62 @@ class DeclarationDiff:
         return "\n".join(lines)
 
     def to_markdown(self, title: str = "Declaration diff", notes: Iterable[str] = ()) -> str:
-        """A pull-request comment: verdict first, then a table of changes grouped by tool."""
-        lines = [f"### {title}: **{self.verdict}**", "", f"> {VERDICT_ADVICE[self.verdict]}", ""]
-        lines += [f"- {note}" for note in notes] + ([""] if notes else [])
-        if not self.changes:
-            return "\n".join(lines)
-        counts = ", ".join(f"{len(self.of_kind(k))} {k}" for k in KINDS if self.of_kind(k))
-        lines += [f"{len(self.changes)} changes ({counts}) in {len(self.tools)} tool(s).", ""]
-        lines += ["| kind | tool | rule | path | change |", "|---|---|---|---|---|"]
-        for c in self.changes:
-            cells = (c.kind, f"`{c.tool}`", f"`{c.rule}`", f"`{c.path}`" if c.path else "", _cell(c.summary))
-            lines.append("| " + " | ".join(cells) + " |")
-        return "\n".join(lines) + "\n"
+        """A pull-request comment: the verdict, then the changes (one table per tool when several changed)."""
+        return _markdown(self, title, list(notes))
 
     def __repr__(self) -> str:
         return f"<DeclarationDiff verdict={self.verdict} changes={len(self.changes)}>"
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return _mimebundle(self)
+
+
+# -- markdown ----------------------------------------------------------------------------------------------
+
+MARKDOWN_LIMIT = 60_000
+"""Characters a markdown diff may use: a GitHub comment holds 65,536; the rest is left off with a note."""
+
+
+def _rows(changes: Iterable[Change]) -> list[str]:
+    lines = ["| kind | tool | rule | path | change |", "|---|---|---|---|---|"]
+    for c in changes:
+        cells = (c.kind, f"`{c.tool}`", f"`{c.rule}`", f"`{c.path}`" if c.path else "", _cell(c.summary))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _overview(per_tool: Mapping[str, DeclarationDiff]) -> list[str]:
+    lines = ["| tool | verdict | breaking | behavioural | additive |", "|---|---|---|---|---|"]
+    for name, diff in per_tool.items():
+        counts = " | ".join(str(len(diff.of_kind(kind))) for kind in KINDS)
+        lines.append(f"| `{name}` | {diff.verdict} | {counts} |")
+    return [*lines, ""]
+
+
+def _markdown(diff: DeclarationDiff, title: str, notes: list[str]) -> str:
+    lines = [f"### {title}: **{diff.verdict}**", "", f"> {VERDICT_ADVICE[diff.verdict]}", ""]
+    lines += [f"- {note}" for note in notes] + ([""] if notes else [])
+    if not diff.changes:
+        return "\n".join(lines)
+    counts = ", ".join(f"{len(diff.of_kind(k))} {k}" for k in KINDS if diff.of_kind(k))
+    lines += [f"{len(diff.changes)} changes ({counts}) in {len(diff.tools)} tool(s).", ""]
+    if len(diff.tools) == 1:
+        return "\n".join(lines + _rows(diff.changes)) + "\n"
+    worst_first = dict(sorted(diff.by_tool().items(), key=lambda item: (-_RANK[item[1].verdict], item[0])))
+    lines += _overview(worst_first)
+    used = sum(len(line) + 1 for line in lines)
+    for shown, (name, per_tool) in enumerate(worst_first.items()):
+        opened = " open" if per_tool.verdict == "breaking" else ""
+        summary = f"<code>{name}</code>: {per_tool.verdict} ({len(per_tool.changes)} changes)"
+        block = [f"<details{opened}><summary>{summary}</summary>", "", *_rows(per_tool.changes), "", "</details>", ""]
+        size = sum(len(line) + 1 for line in block)
+        if used + size > MARKDOWN_LIMIT:
+            left = len(worst_first) - shown
+            lines.append(f"_{left} more tool(s) left off to fit a comment: use `--format json` for every change._")
+            break
+        lines += block
+        used += size
+    return "\n".join(lines) + "\n"
 
 
 # -- sides -------------------------------------------------------------------------------------------------
