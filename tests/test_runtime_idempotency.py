@@ -376,3 +376,11 @@ def test_invalid_arguments_reach_the_tool_and_leave_no_record(ledger: Ledger) ->
     result = idempotent(tool, ledger=ledger).call({"to": "c_1", "copies": "2"}, SESSION)
     assert result.status == "invalid_arguments"
     assert ledger.records() == []
+
+
+def test_ledger_closes_and_works_as_a_context_manager(tmp_path: Path) -> None:
+    with Ledger(tmp_path / "ledger.sqlite3", synchronous="FULL") as ledger:
+        idempotent(Counter(), ledger=ledger).call({"amount": 1}, SESSION)
+    assert len(Ledger(tmp_path / "ledger.sqlite3").records()) == 1
+    with pytest.raises(RuntimeConfigError, match="synchronous"):
+        Ledger(tmp_path / "other.sqlite3", synchronous="OFF")  # type: ignore[arg-type]

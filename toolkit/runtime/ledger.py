@@ -20,12 +20,15 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
+
+from toolkit._exceptions import RuntimeConfigError
 
 __all__ = ["DEFAULT_LEDGER_PATH", "Clock", "Ledger", "LedgerRecord", "ManualClock", "Sweep", "iso_time"]
 
@@ -129,6 +132,8 @@ class Ledger:
 
     ``path`` defaults to ``.toolkit/ledger.sqlite3`` under the current working folder; its parent folder is
     created. ``clock`` returns epoch seconds. ``busy_timeout`` is how long a writer waits for the lock.
+    ``synchronous`` is SQLite's durability setting: ``"NORMAL"`` (WAL default) survives a crashed or killed
+    process; ``"FULL"`` also survives power loss, at one fsync per commit (about 5 ms on a virtual disk).
     """
 
     def __init__(
@@ -137,15 +142,36 @@ class Ledger:
         *,
         clock: Clock = time.time,
         busy_timeout: float = 30.0,
+        synchronous: Literal["NORMAL", "FULL"] = "NORMAL",
     ) -> None:
+        if synchronous not in ("NORMAL", "FULL"):
+            raise RuntimeConfigError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
+        self.synchronous = synchronous
         self.path = Path(path) if path is not None else Path.cwd() / DEFAULT_LEDGER_PATH
         self.clock = clock
         self.busy_timeout = busy_timeout
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._create_schema()
+        # Held open for the ledger's lifetime: when the *last* connection to a WAL database closes, SQLite
+        # checkpoints and deletes the WAL file, which would make every short-lived connection pay an fsync.
+        self._anchor: sqlite3.Connection | None = sqlite3.connect(self.path, check_same_thread=False)
+        self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # really opens the file
+        weakref.finalize(self, self._anchor.close)
 
     def __repr__(self) -> str:
         return f"Ledger({str(self.path)!r})"
+
+    def close(self) -> None:
+        """Release the ledger's own connection (per-operation connections are always closed after use)."""
+        if self._anchor is not None:
+            self._anchor.close()
+            self._anchor = None
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def now(self) -> float:
         return float(self.clock())
@@ -155,7 +181,7 @@ class Ledger:
         """A new connection in autocommit mode (transactions are explicit) with the busy timeout set."""
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(f"PRAGMA synchronous = {self.synchronous}")
         return conn
 
     @contextmanager
