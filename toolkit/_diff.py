@@ -121,6 +121,8 @@ class DeclarationDiff:
 
 MARKDOWN_LIMIT = 60_000
 """Characters a markdown diff may use: a GitHub comment holds 65,536; the rest is left off with a note."""
+ROWS_PER_TOOL = 12
+"""Rows of one tool's table in a multi-tool markdown diff, worst kinds first; the rest are counted."""
 
 
 def _rows(changes: Iterable[Change]) -> list[str]:
@@ -154,7 +156,11 @@ def _markdown(diff: DeclarationDiff, title: str, notes: list[str]) -> str:
     for shown, (name, per_tool) in enumerate(worst_first.items()):
         opened = " open" if per_tool.verdict == "breaking" else ""
         summary = f"<code>{name}</code>: {per_tool.verdict} ({len(per_tool.changes)} changes)"
-        block = [f"<details{opened}><summary>{summary}</summary>", "", *_rows(per_tool.changes), "", "</details>", ""]
+        ordered = sorted(per_tool.changes, key=lambda c: -_RANK[c.kind])
+        rows = _rows(ordered[:ROWS_PER_TOOL])
+        if len(ordered) > ROWS_PER_TOOL:
+            rows.append(f"| … | | | | {len(ordered) - ROWS_PER_TOOL} more changes in this tool |")
+        block = [f"<details{opened}><summary>{summary}</summary>", "", *rows, "", "</details>", ""]
         size = sum(len(line) + 1 for line in block)
         if used + size > MARKDOWN_LIMIT:
             left = len(worst_first) - shown
