@@ -250,3 +250,49 @@ def test_function_tools_are_refused() -> None:
 def test_bad_package_names_are_refused(orders: Toolset, package: str) -> None:
     with pytest.raises(CodegenError):
         generate(orders, package=package)
+
+
+# -- domain rules ----------------------------------------------------------------------------------------
+RULE = {
+    "field": "amount_minor",
+    "schema": {"maximum": 5000},
+    "problem": "refunds above 50.00 need a human",
+    "expected": "at most 5000 minor units",
+}
+
+
+def test_domain_rules_from_overrides_are_enforced_by_the_generated_module(
+    repo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolkit._commands.generate import package_files
+
+    overrides = {"createRefund": {"domain": [RULE]}}
+    files = package_files(
+        repo_root / "specs" / "orders.yaml", namespace="orders", package="ruled_tools", overrides=overrides
+    )
+    _write(tmp_path, files)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        import ruled_tools  # type: ignore[import-not-found]
+
+        tool = ruled_tools.orders_refund_create.TOOL
+        args = {"orderId": "ord_abcdef123456", "amount_minor": 9000, "reason": "duplicate"}
+        result = tool.validate(args)
+        assert result.status == "rejected"
+        assert result.errors[0].to_dict() == {
+            "field": "amount_minor",
+            "code": "domain_rule",
+            "problem": RULE["problem"],
+            "expected": RULE["expected"],
+        }
+        assert tool.validate({**args, "amount_minor": 10}).status == "ok"
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] == "ruled_tools"]:
+            del sys.modules[name]
+
+
+def test_tools_with_callable_domain_checks_and_no_rules_are_refused(orders: Toolset) -> None:
+    guarded = orders["orders_refund_create"].with_domain(lambda args: ())
+    with pytest.raises(CodegenError) as caught:
+        generate(Toolset(namespace="orders", tools=(guarded,)))
+    assert caught.value.slug == "domain_not_declarative"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit._canonical import pretty
@@ -180,9 +180,10 @@ def _ordered_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def _contract_json(tool: Tool) -> dict[str, Any]:
+def _contract_json(tool: Tool, rules: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {
         "args_schema": tool.args_schema,
+        "domain_rules": [dict(rule) for rule in rules],
         "confirm": tool.confirm,
         "effect": tool.effect,
         "losses": [loss.to_dict() for loss in tool.losses],
@@ -195,6 +196,18 @@ def _contract_json(tool: Tool) -> dict[str, Any]:
             "null_optional": tool.policy.null_optional,
         },
     }
+
+
+def _rules(tool: Tool, domain: Mapping[str, Sequence[Mapping[str, Any]]]) -> Sequence[Mapping[str, Any]]:
+    rules = domain.get(tool.name, ())
+    if tool.domain_checks and len(rules) != len(tool.domain_checks):
+        raise CodegenError(
+            f"tool {tool.name!r} has {len(tool.domain_checks)} domain check(s) but {len(rules)} declarative rule(s) "
+            "were given; pass every check as a rule ({field, schema, problem, expected}) with generate(domain=...) "
+            "so the generated module enforces it",
+            slug="domain_not_declarative",
+        )
+    return rules
 
 
 def _stems(tools: tuple[Tool, ...]) -> dict[str, Tool]:
@@ -223,12 +236,16 @@ def generate(
     source_path: str | None = None,
     trim: Mapping[str, Trim] | None = None,
     security: Mapping[str, tuple[SecurityScheme, ...]] | None = None,
+    domain: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> dict[str, str]:
     """Generate the package for ``toolset`` as ``{relative_path: text}``; writing the files is the caller's job.
 
     ``package`` defaults to ``<namespace>_tools``; ``source_path`` is the spec path recorded in the header
     (default: ``toolset.source["path"]``); ``trim`` and ``security`` are keyed by tool name (security schemes
-    come from the spec: see :func:`toolkit.runtime.credentials.schemes_from_spec`).
+    come from the spec: see :func:`toolkit.runtime.credentials.schemes_from_spec`). ``domain`` holds each
+    tool's declarative domain rules (``{field, schema, problem, expected}``, from the overrides or the
+    extension): a tool's domain checks are Python callables, so a tool that has some but whose rules are not
+    given is refused rather than generated without them.
     """
     package = package or f"{module_name(toolset.namespace)}_tools"
     if not package.isidentifier() or keyword.iskeyword(package) or not package.isascii():
@@ -246,6 +263,7 @@ def generate(
         schemes = (security or {}).get(tool.name, ())
         files[f"{package}/{stem}.py"] = _module(tool, stem, header, settings, schemes)
         files[f"{package}/declarations/{stem}.json"] = pretty(tool.declaration)
-        files[f"{package}/contracts/{stem}.json"] = _ordered_json(_contract_json(tool))
+        rules = _rules(tool, domain or {})
+        files[f"{package}/contracts/{stem}.json"] = _ordered_json(_contract_json(tool, rules))
     files[f"{package}/__init__.py"] = _init(toolset, list(stems), header, source)
     return dict(sorted(files.items()))

@@ -444,7 +444,7 @@ def load_tool(package: str, stem: str, *, binding: Mapping[str, str]) -> Tool:
     """Build a :class:`Tool` from a generated package's stored contract and declaration, without the spec.
 
     ``declarations/<stem>.json`` is the exact (golden) declaration; ``contracts/<stem>.json`` holds the full
-    ``args_schema``, effect, confirmation, HTTP method/path, policy and losses.
+    ``args_schema``, domain rules, effect, confirmation, HTTP method/path, policy and losses.
     """
     declaration = load_json(package, f"declarations/{stem}.json")
     stored = load_json(package, f"contracts/{stem}.json")
@@ -461,9 +461,15 @@ def load_tool(package: str, stem: str, *, binding: Mapping[str, str]) -> Tool:
         path=stored["path"],
     )
     losses = tuple(Loss(**raw) for raw in stored.get("losses", ()))
+    checks: tuple[Any, ...] = ()
+    if stored.get("domain_rules"):
+        from toolkit._validation import domain_rules
+
+        checks = domain_rules(stored["domain_rules"])
     return Tool(
         contract=contract,
         parameters=declaration.get("parameters"),
         lowering_losses=losses,
         policy=Policy(**stored.get("policy", {})),
+        domain_checks=checks,
     )
