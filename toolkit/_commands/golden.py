@@ -15,6 +15,10 @@ Which tools are under golden control is explicit: ``<dir>/golden.toml`` lists th
     namespace = "issues"
     effect = "read"                    # any from_function option: namespace, name, effect, confirm
 
+    [[module]]
+    target = "mypackage.tools"         # every Tool and Toolset defined at the module's top level
+
+A ``[[spec]]`` may also set ``select = "all"`` to put every operation under control.
 Exit code 1 when ``check`` finds a missing, stale or orphaned golden file.
 """
 
