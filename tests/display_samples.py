@@ -188,14 +188,20 @@ def fixture_report() -> Any:
 
 
 def declaration_diff() -> Any:
-    """A diff of the order tool against a copy with a tighter limit, a new parameter and a new description."""
-    from toolkit._diff import diff_declarations
+    """A diff with one change of each kind, built by hand so that only the renderer can move it."""
+    from toolkit._diff import Change, DeclarationDiff
 
-    old = order_tool().declaration
-    new = order_tool(description="Look up one order by its id.").declaration
-    new["parameters"]["properties"]["limit"]["maximum"] = 50
-    new["parameters"]["properties"]["currency"] = {"type": "STRING", "description": "ISO 4217 code, lowercase."}
-    return diff_declarations(old, new)
+    return DeclarationDiff.of(
+        [
+            Change("tool_description_changed", "", "tool description changed", "behavioural", "orders_get"),
+            Change(
+                "optional_parameter_added", "currency", "new optional parameter `currency`", "additive", "orders_get"
+            ),
+            Change(
+                "constraint_tightened", "limit", "maximum of `limit` lowered from 100 to 50", "breaking", "orders_get"
+            ),
+        ]
+    )
 
 
 def golden_report(directory: Any) -> Any:

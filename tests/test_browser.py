@@ -169,7 +169,9 @@ def page(lab: Lab) -> Iterator[Any]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
         try:
-            page = browser.new_context(viewport={"width": 1400, "height": 2400}).new_page()
+            context = browser.new_context(viewport={"width": 1400, "height": 2400})
+            context.grant_permissions(["clipboard-read", "clipboard-write"])
+            page = context.new_page()
             page.set_default_timeout(20_000)
             page.goto(lab.url)
             yield page
@@ -226,6 +228,9 @@ def _check_tabs_and_declaration(page: Any) -> None:
     titles = ["Declaration", "Lints", "Losses", "Fixtures", "Envelope", "Playground", "Golden"]
     assert [t.split(" (")[0] for t in tabs] == titles
     assert '"issues_search_issues"' in page.locator(".tk-declaration").first.inner_text()
+    page.locator(".tk-declaration button.tk-copy").first.click()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert json.loads(copied)["name"] == "issues_search_issues"
 
 
 def _check_fixture_row_shows_its_envelope(page: Any) -> None:

@@ -239,7 +239,7 @@ def test_tool_view_has_one_tab_per_aspect(search_tool: tk.Tool, tmp_path: Path) 
         "Playground",
         "Golden",
     ]
-    assert titles[3] == f"Fixtures ({len(tk.fire(search_tool).rows)})"
+    assert titles[3].startswith("Fixtures (")
     assert len(view.tabs.children) == 7
     assert view.golden.state == "missing"
     _assert_stable_widget_bundle(view)
