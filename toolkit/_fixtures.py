@@ -47,6 +47,13 @@ class Fixture:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "family": self.family, "args": self.args, "expected": self.expected, "why": self.why}
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        try:
+            from toolkit._display import mimebundle
+        except ImportError:  # the display stage is optional for the core
+            return {"text/plain": repr(self)}
+        return mimebundle(self)
+
 
 class Fixtures(list[Fixture]):
     """A list of fixtures that also says what it had to skip (``skipped``: one sentence per gap)."""
