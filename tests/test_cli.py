@@ -232,6 +232,23 @@ def test_golden_reads_the_manifest_by_default(capsys: pytest.CaptureFixture[str]
     assert run(capsys, "golden", "check", "--dir", str(folder))[0] == 0
 
 
+def test_golden_manifest_module_entries_take_every_tool_of_the_module(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "my_tools.py").write_text(
+        "import toolkit as tk\nfrom toolkit import examples\n\n"
+        "search = tk.from_function(examples.search_issues, namespace='mine', effect='read')\n"
+        "invoice = tk.from_function(examples.create_invoice, namespace='mine')\n",
+        encoding="utf-8",
+    )
+    folder = tmp_path / "golden"
+    folder.mkdir()
+    (folder / "golden.toml").write_text('[[module]]\ntarget = "../my_tools.py"\n', encoding="utf-8")
+    code, result = run_json(capsys, "golden", "update", "--dir", str(folder))
+    assert code == 0
+    assert result["written"] == ["mine_create_invoice", "mine_search_issues"]
+
+
 def test_golden_without_a_manifest_says_how_to_fix_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "golden", "check", "--dir", str(tmp_path))
     assert code == 2

@@ -16,7 +16,7 @@ Which tools are under golden control is explicit: ``<dir>/golden.toml`` lists th
     effect = "read"                    # any from_function option: namespace, name, effect, confirm
 
     [[module]]
-    target = "mypackage.tools"         # every Tool and Toolset defined at the module's top level
+    target = "mypackage.tools"         # every Tool and Toolset at the module's top level (or "../tools.py")
 
 A ``[[spec]]`` may also set ``select = "all"`` to put every operation under control.
 Exit code 1 when ``check`` finds a missing, stale or orphaned golden file.
@@ -83,7 +83,8 @@ def manifest_tools(path: str | Path) -> list[Tool]:
     for function in entries.get("function", []):
         tools.append(_function_tool(function))
     for module in entries.get("module", []):
-        tools += load_tools(str(module["target"]))
+        target = str(module["target"])
+        tools += load_tools(str(manifest.parent / target) if target.endswith(".py") else target)
     return tools
 
 
