@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 import threading
@@ -286,17 +287,56 @@ class Exploding(Counter):
         raise ConnectionError("the response was lost after the effect")
 
 
-def test_exception_leaves_the_claim_pending_and_stale_claim_without_reconcile_is_unknown(
-    ledger: Ledger, clock: ManualClock
-) -> None:
-    wrapped = idempotent(Exploding(), ledger=ledger, lease=30)
+def test_exception_orphans_the_claim_and_the_next_call_is_told_the_outcome_is_unknown(ledger: Ledger) -> None:
+    tool = Exploding()
+    wrapped = idempotent(tool, ledger=ledger)
     with pytest.raises(ConnectionError):
         wrapped.call({"amount": 5}, SESSION)
-    assert [r.state for r in ledger.records()] == ["pending"]
-    clock.advance(31)
+    [record] = ledger.records()
+    assert (record.state, record.orphaned) == ("pending", True)
     unknown = wrapped.call({"amount": 5}, SESSION)
     assert (unknown.status, unknown.retryable) == ("error", False)
     assert "outcome is unknown" in unknown.message
+    assert len(tool.effects) == 1
+
+
+def test_crashed_claim_without_reconcile_is_unknown_once_its_lease_ran_out(ledger: Ledger, clock: ManualClock) -> None:
+    crashed = ToolContext(session_id="s-1")
+    key = dedupe_key("s-1", "send_invoice", {"amount": 5})
+    with ledger.transaction() as conn:  # what a process killed mid-call leaves behind
+        conn.execute(
+            "INSERT INTO idempotency (key, session_id, tool, state, token, created_at, expires_at)"
+            " VALUES (?, ?, 'send_invoice', 'pending', 'tok', ?, ?)",
+            (key, crashed.session_id, clock(), clock() + 3600),
+        )
+    wrapped = idempotent(Counter(), ledger=ledger, lease=30)
+    assert wrapped.call({"amount": 5}, SESSION).retryable is True  # may still be in flight
+    clock.advance(30)
+    assert wrapped.call({"amount": 5}, SESSION).retryable is False
+
+
+class TimesOut(Counter):
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        super().call(args, context)
+        return ToolResult(status="timeout", retryable=True, message="no answer from the provider")
+
+
+@pytest.mark.parametrize("tool_class", [Exploding, TimesOut], ids=["exception", "timeout-envelope"])
+def test_uncertain_outcome_is_settled_at_once_by_reconcile(ledger: Ledger, tool_class: type[Counter]) -> None:
+    tool = tool_class()
+    wrapped = idempotent(tool, ledger=ledger, reconcile=lambda key: {"invoice_id": "inv_1"})
+    with contextlib.suppress(ConnectionError):
+        wrapped.call({"amount": 5}, SESSION)
+    [record] = ledger.records()
+    assert (record.state, record.receipt) == ("completed", {"invoice_id": "inv_1"})
+    assert wrapped.call({"amount": 5}, SESSION).replay is not None
+    assert len(tool.effects) == 1
+
+
+def test_timeout_envelope_without_reconcile_orphans_the_claim(ledger: Ledger) -> None:
+    wrapped = idempotent(TimesOut(), ledger=ledger)
+    assert wrapped.call({"amount": 5}, SESSION).status == "timeout"
+    assert ledger.records()[0].orphaned
 
 
 @pytest.mark.parametrize(("happened", "effects"), [(True, 1), (False, 2)], ids=["effect-found", "effect-missing"])

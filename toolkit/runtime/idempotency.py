@@ -15,7 +15,9 @@ Two modes, chosen by where the effect lives:
 ``mode="external"`` (the effect is somewhere the ledger cannot enlist: an HTTP API, another database)
     The wrapper first claims the key with a ``pending`` record and commits it, then calls the tool, then marks
     the record ``completed`` with the receipt (or deletes the claim when the tool answered with a non-ok
-    envelope, i.e. did nothing). A crash between the effect and the completion leaves ``pending``. Resolve such
+    envelope other than ``timeout``, i.e. said it did nothing). A crash between the effect and the completion
+    leaves ``pending``; an exception or a ``timeout`` envelope (outcome unknown) is settled at once by the
+    wrapper's ``reconcile`` callable, or leaves the claim ``pending`` and orphaned. Resolve such
     records on restart with :func:`reconcile_pending` and a ``lookup(key)`` you supply that asks the external
     system whether the effect happened (tools should pass the key along, e.g. as an ``Idempotency-Key`` header).
     While a claim is fresh (younger than ``lease`` seconds) a concurrent identical call gets an ``error``
@@ -46,7 +48,7 @@ from toolkit._canonical import compact
 from toolkit._context import ToolContext
 from toolkit._envelope import Replay, ToolResult
 from toolkit._exceptions import RuntimeConfigError
-from toolkit.runtime.ledger import Ledger, LedgerRecord, encode_receipt, iso_time, load_record
+from toolkit.runtime.ledger import ORPHANED, Ledger, LedgerRecord, encode_receipt, iso_time, load_record
 
 __all__ = [
     "CONNECTION_EXTRA",
@@ -212,8 +214,14 @@ class Idempotent:
             if found is not None:
                 return found
             token = _insert(conn, key, context, self.name, "pending", None, now, now + self.ttl)
-        # An exception here leaves the claim pending: the effect may or may not have happened.
-        result = self.tool.call(args, context)
+        try:
+            result = self.tool.call(args, context)
+        except BaseException:
+            self._uncertain(key, token)
+            raise
+        if result.status == "timeout":
+            self._uncertain(key, token)
+            return result
         with self.ledger.transaction() as conn:
             if result.ok:
                 conn.execute(
@@ -221,9 +229,21 @@ class Idempotent:
                     " WHERE key = ? AND token = ?",
                     (encode_receipt(result.data), self.ledger.now(), key, token),
                 )
-            else:
+            else:  # the tool answered that it did not do it: the next identical call may run
                 conn.execute("DELETE FROM idempotency WHERE key = ? AND token = ?", (key, token))
         return result
+
+    def _uncertain(self, key: str, token: str) -> None:
+        """The effect may or may not have happened: settle it now through ``reconcile``, or mark the claim
+        orphaned so that the next identical call is told the outcome is unknown instead of running again."""
+        with self.ledger.transaction() as conn:
+            record = load_record(conn, key)
+            if record is None or record.token != token:
+                return
+            if self.reconcile is not None:
+                _settle(conn, record, self.reconcile(key), self.ledger.now())
+            else:
+                conn.execute("UPDATE idempotency SET token = ? WHERE key = ? AND token = ?", (ORPHANED, key, token))
 
     def _existing(self, conn: sqlite3.Connection, key: str, now: float) -> ToolResult | None:
         """What an earlier record says about this call: a replay, a wait, or ``None`` (go ahead)."""
@@ -235,7 +255,7 @@ class Idempotent:
             return None
         if record.state == "completed":
             return _replay(record)
-        if now - record.created_at < self.lease:
+        if not record.orphaned and now - record.created_at < self.lease:
             return ToolResult(
                 status="error",
                 retryable=True,

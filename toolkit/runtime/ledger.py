@@ -106,6 +106,11 @@ class LedgerRecord:
     def expired(self, now: float) -> bool:
         return self.expires_at <= now
 
+    @property
+    def orphaned(self) -> bool:
+        """A pending claim whose caller gave up (exception or timeout): the effect's outcome is unknown."""
+        return self.state == "pending" and self.token == ORPHANED
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "key": self.key,
@@ -242,6 +247,9 @@ class Ledger:
             ).rowcount
         return Sweep(expired_records=expired, lapsed_reservations=lapsed)
 
+
+ORPHANED = "orphaned"
+"""The ``token`` of a pending claim whose caller saw an exception or a timeout instead of an answer."""
 
 _COLUMNS = "key, session_id, tool, state, token, receipt, created_at, completed_at, expires_at"
 
