@@ -15,10 +15,23 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
 from toolkit._envelope import FieldError, Notice
-from toolkit._expected import Loc, clause, describe, enum_phrase, format_path, number_text, once, range_phrase
+from toolkit._expected import (
+    Loc,
+    clause,
+    describe,
+    enum_phrase,
+    format_path,
+    number_text,
+    once,
+    range_phrase,
+    type_name,
+)
 from toolkit._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS
 
-__all__ = ["Check", "Run", "json_key", "short", "type_check"]
+__all__ = ["MAX_DEPTH", "Check", "Run", "json_key", "short", "type_check"]
+
+MAX_DEPTH = 64
+"""Deepest data nesting (objects and arrays) the validator walks; deeper data is an error, not a RecursionError."""
 
 
 class Run:
@@ -114,8 +127,6 @@ def type_check(
     expected = once(lambda: describe(schema))
 
     def fail(value: Any, loc: Loc, run: Run) -> Any:
-        from toolkit._expected import type_name
-
         shown = "null" if value is None else f"{type_name(value)} {short(value)}"
         run.error(loc, "wrong_type", f"{shown} is not {wanted}", expected())
         return value

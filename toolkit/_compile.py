@@ -18,6 +18,7 @@ from typing import Any
 
 from toolkit._checks import (
     ITEM_WORDS,
+    MAX_DEPTH,
     Check,
     Run,
     enum_check,
@@ -36,11 +37,9 @@ from toolkit._combinators import NO_DEFAULT, branch_check, default_of, not_check
 from toolkit._exceptions import SchemaError
 from toolkit._expected import Loc, clause, describe
 from toolkit._fastpath import fast_predicate
+from toolkit._objects import object_check
 
 __all__ = ["MAX_DEPTH", "Options", "compile_schema", "static_types"]
-
-MAX_DEPTH = 64
-"""Deepest data nesting (objects and arrays) the validator walks; deeper data is an error."""
 
 MAX_REF_HOPS = 128
 _OBJECT_KEYWORDS = frozenset(
@@ -221,8 +220,6 @@ class _Compiler:
 
     # -- objects ----------------------------------------------------------------------------------
     def object(self, schema: Mapping[str, Any]) -> Check:
-        from toolkit._objects import object_check
-
         properties = schema.get("properties") or {}
         children: dict[str, Check] = {}
         for name, sub in properties.items():

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
-from toolkit._checks import Check, Run, short
+from toolkit._checks import MAX_DEPTH, Check, Run, short
 from toolkit._expected import Loc, describe
 
 if TYPE_CHECKING:
@@ -46,8 +46,6 @@ def object_check(
     fast: Mapping[str, Callable[[Any], bool]] | None = None,
 ) -> Check:
     """One closure for an object schema; see the module docstring for the policies it applies."""
-    from toolkit._compile import MAX_DEPTH
-
     properties: Mapping[str, Any] = schema.get("properties") or {}
     required = tuple(r for r in schema.get("required") or () if isinstance(r, str))
     required_set = frozenset(required)

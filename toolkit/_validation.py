@@ -29,10 +29,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolkit._checks import Check, Run
+from toolkit._checks import Check, Run, short
 from toolkit._compile import Options, compile_schema
 from toolkit._envelope import FieldError, ToolResult
 from toolkit._exceptions import SchemaError, ToolkitError
+from toolkit._expected import type_name
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
@@ -83,9 +84,6 @@ def _parse(args: Any) -> tuple[Any, FieldError | None]:
 
 
 def _root_error(value: Any) -> FieldError:
-    from toolkit._checks import short
-    from toolkit._expected import type_name
-
     return FieldError("", "wrong_type", f"arguments must be a JSON object, got {type_name(value)} {short(value)}",
                       _ROOT_EXPECTED)  # fmt: skip
 
