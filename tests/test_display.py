@@ -182,3 +182,38 @@ def test_fixture_report_marks_failures_and_the_selected_row() -> None:
 def test_declaration_diff_text_is_the_diff_own_text() -> None:
     diff = samples.declaration_diff()
     assert mimebundle(diff)["text/plain"] == diff.to_text()
+
+
+SPEC_V1 = """
+openapi: 3.1.0
+info: {title: Orders, version: "1"}
+paths:
+  /orders/{orderId}:
+    get:
+      operationId: getOrder
+      x-agent-tool: true
+      description: Look up one order by id. Use before answering any question about an order.
+      parameters:
+        - {name: orderId, in: path, required: true, description: "The order id, ord_ and 12 characters.",
+           schema: {type: string}}
+"""
+SPEC_V2 = (
+    SPEC_V1.replace("Look up one order by id.", "Look up one order.")
+    + """
+  /orders:
+    get:
+      operationId: listOrders
+      x-agent-tool: true
+      description: List the caller's orders, newest first. Use when the user does not know an order id.
+"""
+)
+
+
+def test_spec_diff_shows_added_tools_and_classified_changes() -> None:
+    diff = tk.diff_specs(SPEC_V1, SPEC_V2, "orders")
+    bundle = mimebundle(diff)
+    assert bundle["text/plain"] == diff.to_text()
+    html = bundle["text/html"]
+    assert re.search(r"<td[^>]*>added</td><td[^>]*>orders_list_orders</td>", html)
+    assert "tool_description_changed" in html
+    assert "tk-behavioural" in html

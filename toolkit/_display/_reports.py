@@ -13,7 +13,7 @@ from typing import Any
 from toolkit._display import Renderer, register
 from toolkit._display._markup import badge, esc, html_table, one_line_json, section, text_table, wrap
 
-__all__ = ["FixtureRow", "changes_html", "fixture_rows", "fixture_table_html"]
+__all__ = ["FixtureTableRow", "changes_html", "fixture_rows", "fixture_table_html"]
 
 
 def _attr(obj: Any, *names: str, default: Any = None) -> Any:
@@ -26,7 +26,7 @@ def _attr(obj: Any, *names: str, default: Any = None) -> Any:
 
 # -- fixture reports -------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class FixtureRow:
+class FixtureTableRow:
     """One fired fixture, flattened for tables and for the envelope inspector."""
 
     id: str
@@ -39,9 +39,9 @@ class FixtureRow:
     envelope: Any
 
 
-def _row(item: Any) -> FixtureRow:
+def _row(item: Any) -> FixtureTableRow:
     fixture = _attr(item, "fixture", default=item)
-    return FixtureRow(
+    return FixtureTableRow(
         id=str(_attr(fixture, "id", default="")),
         family=str(_attr(fixture, "family", default="")),
         args=_attr(fixture, "args", default=None),
@@ -53,7 +53,7 @@ def _row(item: Any) -> FixtureRow:
     )
 
 
-def fixture_rows(report: Any) -> list[FixtureRow]:
+def fixture_rows(report: Any) -> list[FixtureTableRow]:
     """The report's rows in order, each with its envelope."""
     items = _attr(report, "rows", "results", "outcomes")
     if items is None:
@@ -61,11 +61,11 @@ def fixture_rows(report: Any) -> list[FixtureRow]:
     return [_row(item) for item in items]
 
 
-def _verdict(row: FixtureRow) -> str:
+def _verdict(row: FixtureTableRow) -> str:
     return "pass" if row.passed else "FAIL"
 
 
-def _status(row: FixtureRow) -> str:
+def _status(row: FixtureTableRow) -> str:
     codes = ",".join(e.code for e in _attr(row.envelope, "errors", default=()))
     status = str(_attr(row.envelope, "status", default=""))
     return f"{status} {codes}".strip()
@@ -75,12 +75,12 @@ _FIXTURE_HEADERS = ("id", "expected", "actual", "envelope", "verdict")
 _FIXTURE_HTML_HEADERS = ("id", "family", "expected", "actual", "envelope", "verdict", "args")
 
 
-def _fixture_cells(row: FixtureRow) -> tuple[str, ...]:
+def _fixture_cells(row: FixtureTableRow) -> tuple[str, ...]:
     """Text columns; the arguments are left to the HTML table and the envelope inspector."""
     return (row.id, row.expected, row.actual, _status(row), _verdict(row))
 
 
-def _report_headline(report: Any, rows: Sequence[FixtureRow]) -> str:
+def _report_headline(report: Any, rows: Sequence[FixtureTableRow]) -> str:
     failed = sum(1 for r in rows if not r.passed)
     tool = _attr(report, "tool_name", "tool", default="")
     name = getattr(tool, "name", tool)
@@ -93,13 +93,13 @@ def _fixture_report_text(report: Any) -> str:
     return "\n".join([_report_headline(report, rows), *text_table(_FIXTURE_HEADERS, map(_fixture_cells, rows))])
 
 
-def fixture_table_html(rows: Sequence[FixtureRow], *, selected: str | None = None) -> str:
+def fixture_table_html(rows: Sequence[FixtureTableRow], *, selected: str | None = None) -> str:
     """The fixture table coloured by pass/fail; the row whose id is ``selected`` is marked with ▶."""
 
-    def id_cell(row: FixtureRow) -> str:
+    def id_cell(row: FixtureTableRow) -> str:
         return f"<b>▶ {esc(row.id)}</b>" if row.id == selected else esc(row.id)
 
-    def cells(row: FixtureRow) -> tuple[str, ...]:
+    def cells(row: FixtureTableRow) -> tuple[str, ...]:
         args = f"<code style='font-size:85%'>{esc(one_line_json(row.args))}</code>"
         middle = tuple(esc(cell) for cell in _fixture_cells(row)[1:-1])
         return (id_cell(row), esc(row.family), *middle, badge(_verdict(row), "pass" if row.passed else "fail"), args)

@@ -6,14 +6,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from toolkit._display._reports import FixtureRow, fixture_rows, fixture_table_html
+from toolkit._display._reports import FixtureTableRow, fixture_rows, fixture_table_html
 from toolkit.widgets._base import View, html_widget
 from toolkit.widgets.envelope import EnvelopeInspector
 
 __all__ = ["FixturesView"]
 
 
-def _label(row: FixtureRow) -> str:
+def _label(row: FixtureTableRow) -> str:
     return f"{'pass' if row.passed else 'FAIL'} · {row.id} · expected {row.expected}, got {row.actual}"
 
 
@@ -25,7 +25,7 @@ class FixturesView(View):
         self.name = name
         self.rows = fixture_rows(report)
         self.inspector = inspector or EnvelopeInspector()
-        self.selected: FixtureRow | None = None
+        self.selected: FixtureTableRow | None = None
         failed = sum(1 for r in self.rows if not r.passed)
         self.headline = html_widget(
             f"<b>{len(self.rows)} fixtures</b>: {len(self.rows) - failed} passed, "
@@ -47,7 +47,7 @@ class FixturesView(View):
         if change["new"] is not None:
             self.select(change["new"])
 
-    def select(self, fixture_id: str) -> FixtureRow:
+    def select(self, fixture_id: str) -> FixtureTableRow:
         """Mark the row ``fixture_id`` and show its envelope in the inspector."""
         row = next((r for r in self.rows if r.id == fixture_id), None)
         if row is None:
