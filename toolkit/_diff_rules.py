@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
-__all__ = ["KINDS", "RULES", "Change", "Kind", "contrast", "diff_schema", "join", "key", "same"]
+from toolkit._diff_text import contrast, show
+
+__all__ = ["KINDS", "RULES", "Change", "Kind", "contrast", "diff_schema", "join", "key", "same", "show"]
 
 Kind = Literal["breaking", "behavioural", "additive"]
 KINDS: tuple[Kind, ...] = ("breaking", "behavioural", "additive")
@@ -57,6 +59,7 @@ RULES: dict[str, Kind] = {
     "title_changed": "behavioural",
     "property_order_changed": "behavioural",
     "keyword_changed": "behavioural",
+    "absorbed_by_union": "behavioural",
 }
 
 
@@ -82,35 +85,6 @@ def change(rule: str, path: str, summary: str) -> Change:
 
 def join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
-
-
-def show(value: Any) -> str:
-    """A value as a reviewer reads it: JSON, short."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def contrast(before: Any, after: Any) -> str:
-    """``from X to Y``; for long texts only the part that differs, with a little context either side."""
-    if not (isinstance(before, str) and isinstance(after, str)) or max(len(before), len(after)) <= 60:
-        return f"from {show(before)} to {show(after)}"
-    start = 0
-    while start < min(len(before), len(after)) and before[start] == after[start]:
-        start += 1
-    end = 0
-    while end < min(len(before), len(after)) - start and before[-1 - end] == after[-1 - end]:
-        end += 1
-    return f"from {_excerpt(before, start, end)} to {_excerpt(after, start, end)}"
-
-
-def _excerpt(text: str, start: int, end: int, context: int = 24, limit: int = 80) -> str:
-    """The differing middle of ``text`` (common prefix ``start`` and suffix ``end`` cut), as JSON."""
-    begin, stop = max(0, start - context), min(len(text), len(text) - end + context)
-    middle = text[begin:stop]
-    if len(middle) > limit:
-        middle = middle[:limit] + "…"
-    quoted = json.dumps(middle, ensure_ascii=False)
-    return ("…" if begin > 0 else "") + quoted + ("…" if stop < len(text) and not quoted.endswith('…"') else "")
 
 
 def _where(path: str) -> str:
@@ -419,15 +393,35 @@ def _flat(union: list[Any]) -> list[Any]:
     return out
 
 
+def _free_types(union: list[Any]) -> set[str]:
+    """Types for which the union has a branch that accepts any value of the type (``{"type": "STRING"}``)."""
+    free = set()
+    for branch in union:
+        schema = _normalise(branch)
+        if isinstance(schema.get("type"), str) and set(schema) <= {"type", "description", "title", "example"}:
+            free.add(schema["type"])
+    return free
+
+
+def _absorbed(changes: list[Change], kind: Any, free: set[str]) -> list[Change]:
+    """Breaking changes inside a branch that a free branch of the same type still covers are not breaking."""
+    if kind not in free:
+        return changes
+    note = f" (a free {kind} branch still accepts it)"
+    return [change("absorbed_by_union", c.path, c.summary + note) if c.kind == "breaking" else c for c in changes]
+
+
 def _any_of(old: dict[str, Any], new: dict[str, Any], path: str) -> list[Change]:
     """Union branches pair up by likeness (tags, shared properties), not by position; nested unions are flat."""
     before, after = _flat(old.get("anyOf") or []), _flat(new.get("anyOf") or [])  # both present here
     if same(before, after):
         return []
     pairs, removed, added = _pair(list(enumerate(before)), list(enumerate(after)))
+    free = _free_types(after)
     out: list[Change] = []
     for i, j in pairs:
-        out += diff_schema(before[i], after[j], _branch_path(path, j))
+        inner = diff_schema(before[i], after[j], _branch_path(path, j))
+        out += _absorbed(inner, _normalise(after[j]).get("type"), free)
     return out + _branch_changes(path, removed, added)
 
 
