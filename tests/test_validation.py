@@ -436,3 +436,28 @@ def test_validate_function_and_method_agree() -> None:
     args = {"query": "q", "limit": 3}
     assert validate(tool, args) == tool.validate(args)
     assert json.loads(tool.validate(args).to_json())["data"] == {"query": "q", "limit": 3, "note": None}
+
+
+def test_openapi_overrides_domain_rules_reject_structurally_valid_calls(repo_root: Any) -> None:
+    import toolkit as tk
+
+    overrides = {
+        "createRefund": {
+            "domain": [
+                {
+                    "field": "amount_minor",
+                    "schema": {"maximum": 50000},
+                    "problem": "refunds over 500.00 need a human",
+                    "expected": "at most 50000 minor units (500.00)",
+                }
+            ]
+        }
+    }
+    refund = tk.from_openapi(repo_root / "specs" / "orders.yaml", "orders", overrides=overrides)["createRefund"]
+    args = {"orderId": "ord_abcdefabcdef", "amount_minor": 60000, "reason": "damaged"}
+    rejected = refund.validate(args)
+    assert rejected.status == "rejected"
+    assert rejected.errors[0].expected == "at most 50000 minor units (500.00)"
+    assert refund.validate({**args, "amount_minor": 5000}).ok
+    invalid = refund.validate({**args, "amount_minor": "60000"})
+    assert invalid.status == "invalid_arguments"
