@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 import pytest
 
-from toolkit import ToolContext, ToolContract
+from toolkit import ToolContext, ToolContract, ToolResult
 from toolkit._tool import Tool, build_tool
 from toolkit.runtime.credentials import SecurityScheme, schemes_from_spec
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpRequest, HttpTool, bind_request, to_result
@@ -170,9 +170,20 @@ def test_no_body_is_sent_when_no_body_argument_is_given(server_url: str) -> None
 @pytest.mark.parametrize("value", [".", ".."], ids=["dot", "dotdot"])
 def test_path_traversal_values_are_refused_before_any_request(value: str) -> None:
     result = bind_request(ECHO, {"item_id": value})
-    assert isinstance(result, type(ECHO.validate({})))
+    assert isinstance(result, ToolResult)
     assert result.status == "invalid_arguments"
     assert result.errors[0].code == "path_traversal"
+
+
+@pytest.mark.parametrize("value", ["a\r\nX-Admin: 1", "caf\u00e9", "\u2028"], ids=["crlf", "non-ascii", "line-sep"])
+def test_header_values_that_would_break_the_request_are_refused(value: str) -> None:
+    result = bind_request(ECHO, {"item_id": "a", "trace": value})
+    assert isinstance(result, ToolResult)
+    assert (result.status, result.errors[0].field, result.errors[0].code) == (
+        "invalid_arguments",
+        "trace",
+        "bad_header_value",
+    )
 
 
 def test_invalid_arguments_never_reach_the_server() -> None:

@@ -8,7 +8,7 @@ An :class:`HttpTool` wraps a :class:`toolkit.Tool` built from an OpenAPI operati
 3. binds the arguments to path (URL-encoded, no traversal), query, header and body by the binding map,
 4. adds credentials from configuration (:mod:`toolkit.runtime.credentials`), never from the model,
 5. sends the request through one shared httpx client (sync or async; any transport, e.g. in-process ASGI),
-6. maps the response to an envelope (:func:`to_result`) and trims it (:mod:`toolkit.runtime.trim`).
+6. maps the response to an envelope and trims it (:mod:`toolkit.runtime.responses`, :mod:`toolkit.runtime.trim`).
 
 It never raises for anything the model or the API did; misconfiguration shows up as an ``error`` envelope.
 """
@@ -31,7 +31,8 @@ from toolkit._envelope import FieldError, Notice, ToolResult
 from toolkit._exceptions import RuntimeConfigError
 from toolkit._tool import Tool
 from toolkit.runtime.credentials import CredentialSource, SecurityScheme, apply_credentials
-from toolkit.runtime.trim import Trim, trim
+from toolkit.runtime.responses import to_result, transport_error
+from toolkit.runtime.trim import Trim
 
 if TYPE_CHECKING:
     import httpx
@@ -54,6 +55,8 @@ ConfirmPolicy = bool | Callable[[str, Mapping[str, Any]], bool]
 """``True`` allows every write, or a callable ``(tool_name, request_summary) -> bool`` decides per call."""
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_HEADER_VALUE = re.compile(r"[\x20-\x7e\t]*")
 _NO_BODY = object()
 
 
@@ -277,7 +280,7 @@ class HttpTool:
         try:
             response = await client.send(request)
         except httpx.HTTPError as exc:
-            return _transport_error(exc, self.config.base_url)
+            return transport_error(exc, self.config.base_url)
         return self._finish(response, prepared.notices)
 
     def _build(self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
@@ -296,7 +299,7 @@ class HttpTool:
         try:
             response = send()
         except httpx.HTTPError as exc:
-            return _transport_error(exc, self.config.base_url)
+            return transport_error(exc, self.config.base_url)
         return self._finish(response, notices)
 
     def _finish(self, response: httpx.Response, notices: tuple[Notice, ...]) -> ToolResult:
@@ -318,6 +321,9 @@ def _text(value: Any) -> str:
     if isinstance(value, dict | list):
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     return str(value)
+
+
+_PRINTABLE = "printable ASCII text (a header value)"
 
 
 def _bad_binding(field_name: str, code: str, problem: str, expected: str) -> ToolResult:
@@ -346,7 +352,11 @@ def bind_request(tool: Tool, args: Mapping[str, Any]) -> HttpRequest | ToolResul
             items = value if isinstance(value, list) else [value]
             query.extend((target, _text(item)) for item in items)
         elif location == "header":
-            headers[target] = _text(value)
+            if not _HEADER_NAME.fullmatch(target):
+                return ToolResult(status="error", message=f"header name {target!r} is not valid HTTP; fix the spec")
+            if not _HEADER_VALUE.fullmatch(text := _text(value)):
+                return _bad_binding(arg, "bad_header_value", "contains control or non-ASCII characters", _PRINTABLE)
+            headers[target] = text
         elif original is None:
             body = value
         else:
@@ -357,74 +367,6 @@ def bind_request(tool: Tool, args: Mapping[str, Any]) -> HttpRequest | ToolResul
         return _bad_binding(missing[0], "missing", "path parameter has no value", "a value for the URL path")
     path = _TEMPLATE.sub(lambda m: path_values[m.group(1)], tool.path or "")
     return HttpRequest(method=(tool.method or "GET").upper(), path=path, query=tuple(query), headers=headers, body=body)
-
-
-# -- responses -----------------------------------------------------------------------------------------
-_REJECTED_CODES = {403: "forbidden", 404: "not_found", 409: "conflict", 410: "gone", 412: "precondition_failed"}
-_EXPECTED = {
-    "forbidden": "an action the caller is allowed to take",
-    "not_found": "an id that exists (look it up first)",
-    "conflict": "a request the resource's current state allows",
-}
-
-
-def _decode(response: httpx.Response) -> Any:
-    if not response.content:
-        return None
-    if "json" in response.headers.get("content-type", ""):
-        try:
-            return response.json()
-        except ValueError:
-            pass
-    return response.text
-
-
-def _server_message(body: Any, status: int, limit: int) -> str:
-    text = ""
-    if isinstance(body, Mapping):
-        parts = [str(body[k]) for k in ("title", "detail", "message", "error") if isinstance(body.get(k), str | int)]
-        text = ": ".join(dict.fromkeys(parts)) or json.dumps(body, ensure_ascii=False, default=str)
-    elif body is not None:
-        text = str(body)
-    text = " ".join(text.split()) or f"HTTP {status}"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def to_result(response: httpx.Response, settings: Trim, message_limit: int = 300) -> ToolResult:
-    """Map an HTTP response to an envelope: 2xx ok (trimmed), 4xx rejected/invalid_arguments, else error."""
-    status = response.status_code
-    body = _decode(response)
-    if 200 <= status < 300:
-        data, notices = trim(body, settings)
-        return ToolResult(status="ok", data=data, notices=notices)
-    message = _server_message(body, status, message_limit)
-    if status in (400, 422):
-        error = FieldError("", "server_rejected", message, "arguments the API accepts")
-        return ToolResult(status="invalid_arguments", errors=(error,), message=f"HTTP {status}: {message}")
-    if status in (401, 407):
-        return ToolResult(
-            status="error", retryable=False, message=f"HTTP {status}: the API refused the tool's credentials"
-        )
-    if status == 408:
-        return ToolResult(status="timeout", retryable=True, message=f"HTTP 408: {message}")
-    if status == 429:
-        return ToolResult(status="error", retryable=True, message=f"HTTP 429 (rate limited): {message}")
-    if 400 <= status < 500:
-        code = _REJECTED_CODES.get(status, f"http_{status}")
-        error = FieldError("", code, message, _EXPECTED.get(code, "a request the API accepts"))
-        return ToolResult(status="rejected", errors=(error,), message=f"HTTP {status}: {message}")
-    return ToolResult(status="error", retryable=status not in (501, 505), message=f"HTTP {status}: {message}")
-
-
-def _transport_error(exc: httpx.HTTPError, base_url: str) -> ToolResult:
-    import httpx
-
-    kind = type(exc).__name__
-    if isinstance(exc, httpx.TimeoutException):
-        return ToolResult(status="timeout", retryable=True, message=f"the API at {base_url} did not answer in time")
-    if isinstance(exc, httpx.TransportError):
-        return ToolResult(status="error", retryable=True, message=f"could not reach the API at {base_url} ({kind})")
-    return ToolResult(status="error", retryable=False, message=f"the request failed ({kind})")
 
 
 def _config_error(exc: RuntimeConfigError) -> ToolResult:
