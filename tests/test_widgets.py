@@ -321,3 +321,22 @@ def test_workbench_view_of_an_unknown_name_lists_what_it_has() -> None:
 
 def test_workbench_is_the_lazy_public_name() -> None:
     assert tk.Workbench is Workbench
+
+
+def test_json_edits_update_the_form_controls_that_can_hold_them() -> None:
+    playground = Playground(samples.order_tool())
+    playground.set_arguments({"orderId": "ord_aaaaaaaaaaaa", "limit": 7, "expand": "payments", "amount": 2})
+    assert playground.fields["orderId"].value == "ord_aaaaaaaaaaaa"
+    assert playground.fields["limit"].value == 7
+    assert playground.fields["expand"].value == "payments"
+    assert playground.fields["amount"].value == 2.0
+    assert json.loads(playground.editor.value)["amount"] == 2, "syncing the form must not rewrite the JSON"
+
+
+def test_json_of_the_wrong_type_stays_in_the_editor_only() -> None:
+    playground = Playground(samples.order_tool())
+    playground.set_arguments('{"limit": "10", "expand": "ITEMS", "include_archived": 1}')
+    assert playground.fields["limit"].value == 20
+    assert playground.fields["expand"].value is None
+    assert playground.fields["include_archived"].value is False
+    assert playground.editor.value == '{"limit": "10", "expand": "ITEMS", "include_archived": 1}'

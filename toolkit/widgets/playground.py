@@ -89,8 +89,38 @@ def _from_form(control: Any, schema: Mapping[str, Any]) -> Any:
     return value
 
 
+def _to_form(control: Any, schema: Mapping[str, Any], value: Any) -> None:
+    """Show ``value`` in ``control`` when the control can hold it; otherwise leave the control as it is.
+
+    A value of the wrong type (``"10"`` for an integer) stays only in the JSON editor, which is what
+    Validate sends: the form never repairs what the model would have sent.
+    """
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(control, widgets.Dropdown):
+        if any(value == option and type(value) is type(option) for _, option in control.options):
+            control.value = value
+    elif isinstance(control, widgets.Checkbox):
+        if isinstance(value, bool):
+            control.value = value
+    elif isinstance(control, widgets.IntText):
+        if isinstance(value, int) and not isinstance(value, bool):
+            control.value = value
+    elif isinstance(control, widgets.FloatText):
+        if numeric:
+            control.value = float(value)
+    elif _main_type(schema) == "string":
+        if isinstance(value, str):
+            control.value = value
+    else:
+        control.value = json.dumps(value)
+
+
 class Playground(View):
-    """Edit arguments, press Validate, read the envelope (also sent to the shared inspector)."""
+    """Edit arguments, press Validate, read the envelope (also sent to the shared inspector).
+
+    The form and the JSON editor follow each other: a form edit rewrites that key in the JSON, and JSON
+    that parses updates the controls that can hold its values.
+    """
 
     def __init__(self, tool: Tool, inspector: EnvelopeInspector | None = None) -> None:
         self.tool = tool
@@ -104,28 +134,50 @@ class Playground(View):
         )
         properties = tool.args_schema.get("properties", {})
         self.fields = {name: field_widget(name, prop, start.get(name)) for name, prop in properties.items()}
+        self._syncing = False
         for name, control in self.fields.items():
             control.observe(lambda change, name=name: self._form_changed(name), names="value")
+        self.editor.observe(lambda change: self._editor_changed(), names="value")
         self.validate_button = widgets.Button(description="Validate", button_style="primary", icon="check")
         self.validate_button.on_click(lambda _button: self.validate())
         self.output = html_widget("<p class='tk-empty'>Press Validate to see the envelope the model would get.</p>")
         form = widgets.VBox(
-            [html_widget("<b>Form</b> (writes into the JSON)"), *self.fields.values()],
+            [html_widget("<b>Form</b> (follows the JSON)"), *self.fields.values()],
             layout=widgets.Layout(width="45%"),
         )
         editor = widgets.VBox([html_widget("<b>Arguments</b> as the model sends them"), self.editor])
         editor.layout.width = "55%"
         self.widget = widgets.VBox([widgets.HBox([form, editor]), self.validate_button, self.output])
 
-    def _form_changed(self, name: str) -> None:
+    def _editor_arguments(self) -> dict[str, Any] | None:
         try:
             args = json.loads(self.editor.value)
         except ValueError:
-            args = {}
-        if not isinstance(args, dict):
-            args = {}
+            return None
+        return args if isinstance(args, dict) else None
+
+    def _form_changed(self, name: str) -> None:
+        if self._syncing:
+            return
+        args = self._editor_arguments() or {}
         args[name] = _from_form(self.fields[name], self.tool.args_schema["properties"][name])
-        self.editor.value = json.dumps(args, indent=2, sort_keys=True)
+        self._syncing = True
+        try:
+            self.editor.value = json.dumps(args, indent=2, sort_keys=True)
+        finally:
+            self._syncing = False
+
+    def _editor_changed(self) -> None:
+        args = self._editor_arguments()
+        if self._syncing or args is None:
+            return
+        properties = self.tool.args_schema.get("properties", {})
+        self._syncing = True
+        try:
+            for name in args.keys() & self.fields.keys():
+                _to_form(self.fields[name], properties[name], args[name])
+        finally:
+            self._syncing = False
 
     def set_arguments(self, args: Any) -> None:
         """Replace the editor's text with ``args`` (a dict, or JSON text kept as typed)."""
