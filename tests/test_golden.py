@@ -236,6 +236,18 @@ def test_plugin_shows_the_classified_diff_and_accepts_it_on_update(pytester: pyt
     _plugin_run(pytester, 10).assert_outcomes(passed=3)
 
 
+def test_plugin_snapshots_a_whole_toolset(pytester: pytest.Pytester, repo_root: Path) -> None:
+    spec = repo_root / "specs" / "orders.yaml"
+    pytester.makepyfile(
+        test_spec=f"import toolkit as tk\n\ndef test_orders(golden):\n"
+        f"    golden.check(tk.from_openapi({str(spec)!r}, 'orders'))\n"
+    )
+    pytester.runpytest("-p", "toolkit.pytest_plugin", "--update-golden").assert_outcomes(passed=1)
+    stored = json.loads((pytester.path / "__golden__" / "test_spec" / "test_orders.json").read_text(encoding="utf-8"))
+    product = _golden.load(repo_root / "golden")
+    assert stored == {name: declaration for name, declaration in product.items() if name.startswith("orders_")}
+
+
 def test_plugin_golden_dir_ini_moves_the_files(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\ngolden_dir = snapshots\n")
     _plugin_run(pytester, 100, "--update-golden").assert_outcomes(passed=3)

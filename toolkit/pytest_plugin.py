@@ -38,11 +38,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _as_json(value: Any) -> Any:
-    """A Tool becomes its declaration; anything with ``to_dict()`` its dict; JSON values stay as they are."""
+    """A Tool becomes its declaration, a Toolset ``{name: declaration}``, anything with ``to_dict()`` its dict;
+    JSON values stay as they are."""
     if hasattr(value, "declaration"):
         return value.declaration
     if hasattr(value, "to_dict"):
         return value.to_dict()
+    if hasattr(value, "tools"):
+        return {tool.name: tool.declaration for tool in value.tools}
     return json_copy(value)
 
 
