@@ -254,3 +254,21 @@ def test_function_tool_write_is_confirmed_then_replayed_through_the_executor(tmp
     assert second.data == first.data
     invalid = executor.execute(transfer.name, {**args, "amount": 19.99}, confirmed)
     assert invalid.status == "invalid_arguments"
+
+
+class Wrapping:
+    """Shaped like a generated HTTP tool: effect and confirm live on the wrapped ``tool``."""
+
+    name = "create_order"
+
+    def __init__(self) -> None:
+        self.tool = Transfer()
+
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        return self.tool.call(args, context)
+
+
+def test_effect_and_confirm_are_read_from_a_wrapped_tool(tmp_path: Path) -> None:
+    executor = Executor([Wrapping()], ledger=Ledger(tmp_path / "ledger.sqlite3"), governance=require_confirmation)
+    assert isinstance(executor.tools["create_order"], Idempotent)
+    assert executor.execute("create_order", {}).status == "needs_confirmation"

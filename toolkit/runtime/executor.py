@@ -6,7 +6,7 @@ worker thread under its timeout (a late result is discarded and the model gets a
 ``retryable=True``), turns exceptions into ``error`` envelopes, forwards progress reported through
 :meth:`ToolContext.report <toolkit.ToolContext.report>` and records metrics per tool.
 
-Give it a ledger and every tool whose ``effect`` is ``"write"`` is put behind
+Give it a ledger and every tool whose ``effect`` (or whose wrapped ``tool.effect``) is ``"write"`` is put behind
 :func:`~toolkit.runtime.idempotent` (external-effect mode) unless it already is.
 """
 
@@ -63,12 +63,23 @@ Governance = Callable[[CallableTool, Mapping[str, Any], ToolContext], "Decision 
 
 def require_confirmation(tool: CallableTool, args: Mapping[str, Any], context: ToolContext) -> Decision:
     """A ready policy: tools flagged ``confirm`` need ``context.extras["confirmed"] = True`` to run."""
-    if getattr(tool, "confirm", False) and not context.extras.get("confirmed"):
+    if _contract_attr(tool, "confirm") and not context.extras.get("confirmed"):
         return Decision.confirm(
             f"{tool.name} changes something that is hard to undo: confirm the details with the user, "
             "then call it again with the same arguments"
         )
     return Decision.allow()
+
+
+def _contract_attr(tool: object, attribute: str) -> Any:
+    """``effect`` / ``confirm`` from the tool, or from the tools it wraps (``.tool``: HTTP tools, idempotent
+    wrappers), outermost first."""
+    for _ in range(8):  # wrappers nest a few levels at most; never loop on a cycle
+        value = getattr(tool, attribute, None)
+        if value is not None or not hasattr(tool, "tool"):
+            return value
+        tool = tool.tool
+    return None
 
 
 def _decision(value: Decision | str | bool | None) -> Decision:
@@ -123,7 +134,7 @@ class Executor:
         for tool in listed:
             if tool.name in self.tools:
                 raise RuntimeConfigError(f"two tools are named {tool.name!r}; tool names must be unique")
-            wrap = ledger is not None and getattr(tool, "effect", None) == "write" and not isinstance(tool, Idempotent)
+            wrap = ledger is not None and _contract_attr(tool, "effect") == "write" and not isinstance(tool, Idempotent)
             self.tools[tool.name] = Idempotent(tool, ledger, ttl=idempotency_ttl) if wrap and ledger else tool
         unknown = sorted(set(per_tool_timeout or {}) - set(self.tools))
         if unknown:
