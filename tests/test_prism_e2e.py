@@ -31,6 +31,7 @@ pytestmark = pytest.mark.prism
 
 REPO = Path(__file__).resolve().parent.parent
 PRISM = REPO / ".ci" / "node_modules" / ".bin" / "prism"
+CORPUS = REPO.parent / "shared" / "corpus" / "openapi"  # tests that need it take the corpus_dir fixture
 CONFIRMED = ToolContext(extras={"confirmed": True})
 ORDER = "ord_abcdef123456"
 
@@ -54,15 +55,13 @@ def _wait(url: str, process: subprocess.Popen[bytes], deadline: float) -> None:
 
 
 @pytest.fixture(scope="module")
-def prism(corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """``{spec name: base URL}`` for the orders spec and the two corpus petstores, started in parallel."""
+def prism(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """``{spec name: base URL}`` for the orders spec and (when the corpus is there) the two petstores."""
     if not PRISM.exists():
         pytest.skip(f"Prism is not installed at {PRISM}; run `npm ci --prefix .ci` (bash .ci/setup does it)")
-    specs = {
-        "orders": REPO / "specs" / "orders.yaml",
-        "petstore": corpus_dir / "petstore-3.0.yaml",
-        "expanded": corpus_dir / "petstore-expanded-3.0.yaml",
-    }
+    specs = {"orders": REPO / "specs" / "orders.yaml"}
+    if (CORPUS / "MANIFEST.tsv").is_file():
+        specs |= {"petstore": CORPUS / "petstore-3.0.yaml", "expanded": CORPUS / "petstore-expanded-3.0.yaml"}
     logs = tmp_path_factory.mktemp("prism")
     running: dict[str, tuple[subprocess.Popen[bytes], str]] = {}
     try:
@@ -97,12 +96,14 @@ def _import_generated(root: Path, files: dict[str, str]) -> Any:
 
 
 @pytest.fixture(scope="module")
-def packages(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Iterator[dict[str, Any]]:
-    """The committed orders package plus the two petstores generated now (every operation opted in)."""
+def packages(tmp_path_factory: pytest.TempPathFactory, prism: dict[str, str]) -> Iterator[dict[str, Any]]:
+    """The committed orders package plus the petstores generated now (every operation opted in)."""
     root = tmp_path_factory.mktemp("pkgs")
     out = {"orders": _import_generated(root, _committed_orders())}
     for name, spec in (("petstore", "petstore-3.0.yaml"), ("expanded", "petstore-expanded-3.0.yaml")):
-        toolset = from_openapi(corpus_dir / spec, namespace="pets", select="all")
+        if name not in prism:
+            continue
+        toolset = from_openapi(CORPUS / spec, namespace="pets", select="all")
         out[name] = _import_generated(root, generate(toolset, package=f"e2e_{name}_tools"))
     yield out
     for module in [
@@ -225,7 +226,7 @@ PETSTORE_CALLS = [
 
 @pytest.mark.parametrize(("spec", "name", "args"), PETSTORE_CALLS, ids=[f"{c[0]}-{c[1]}" for c in PETSTORE_CALLS])
 def test_corpus_petstore_tools_send_requests_prism_accepts(
-    prism: dict[str, str], packages: dict[str, Any], spec: str, name: str, args: dict[str, Any]
+    corpus_dir: Path, prism: dict[str, str], packages: dict[str, Any], spec: str, name: str, args: dict[str, Any]
 ) -> None:
     tools = _tools(packages[spec], base_url=prism[spec])
     result = tools[name].call(args, CONFIRMED)
@@ -233,7 +234,9 @@ def test_corpus_petstore_tools_send_requests_prism_accepts(
     assert result.status == "ok", result.to_dict()
 
 
-def test_corpus_tool_rejects_a_wrong_path_type_before_prism(prism: dict[str, str], packages: dict[str, Any]) -> None:
+def test_corpus_tool_rejects_a_wrong_path_type_before_prism(
+    corpus_dir: Path, prism: dict[str, str], packages: dict[str, Any]
+) -> None:
     tools = _tools(packages["expanded"], base_url=prism["expanded"])
     tool: Tool = tools["pets_find_pet_by_id"].tool
     assert tools["pets_find_pet_by_id"].call({"id": "twelve"}).status == "invalid_arguments"
