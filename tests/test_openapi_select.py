@@ -195,3 +195,23 @@ def test_toolset_summary_counts_operations_tools_refusals_and_losses() -> None:
     assert summary["tools"] == 2
     assert summary["refusals"] == {"missing_description": 1}
     assert summary["losses"]["name"] == 1
+
+
+@pytest.mark.corpus
+def test_one_tool_from_a_large_spec_costs_one_operations_work(
+    corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolkit._openapi import _flatten, _refs
+
+    calls: list[str] = []
+    real = _refs.normalise
+
+    def counting(schema: Any, walk: Any, pointer: str) -> Any:
+        calls.append(pointer)
+        return real(schema, walk, pointer)
+
+    monkeypatch.setattr(_refs, "normalise", counting)
+    monkeypatch.setattr(_flatten, "normalise", counting)
+    toolset = tk.from_openapi(corpus_dir / "github-3.0.json", "gh", overrides={"issues/create": True})
+    assert toolset.names == ("gh_issues_create",)
+    assert 0 < len(calls) < 20, calls
