@@ -115,6 +115,27 @@ def test_processes_racing_on_one_key_make_exactly_one_effect(files: dict[str, Pa
     assert len(effects(store, "effects" if mode == "external" else "transfers")) == 1
 
 
+def test_racers_meeting_an_in_flight_claim_get_a_retryable_error_not_a_second_effect(
+    files: dict[str, Path],
+) -> None:
+    barrier = files["tmp"] / "barrier"
+    barrier.mkdir()
+    parties = 3
+    extra = ("--barrier", str(barrier), "--parties", str(parties), "--hold")
+    workers = [subprocess.Popen(_command(files, *extra), stdout=subprocess.PIPE, text=True) for _ in range(parties)]
+    outputs = [json.loads(worker.communicate(timeout=60)[0]) for worker in workers]
+    winners = [o for o in outputs if o["status"] == "ok"]
+    losers = [o for o in outputs if o["status"] != "ok"]
+    assert len(winners) == 1
+    assert "replay" not in winners[0]
+    assert [(o["status"], o["retryable"]) for o in losers] == [("error", True)] * (parties - 1)
+    assert all("still in progress" in o["message"] for o in losers)
+    assert len(effects(files["external"])) == 1
+    again = envelope(run_worker(files))  # once the winner completed, a retry gets its receipt
+    assert again["data"] == winners[0]["data"]
+    assert "replay" in again
+
+
 def test_other_sessions_are_not_deduplicated_against_each_other(files: dict[str, Path]) -> None:
     envelope(run_worker(files, "--session", "alice"))
     bob = envelope(run_worker(files, "--session", "bob"))

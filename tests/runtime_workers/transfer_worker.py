@@ -9,6 +9,8 @@ Options:
                          before the ledger records completion
   --reconcile            on start, resolve pending records by asking the external file (restart path)
   --barrier DIR --parties N   wait until N workers are ready (files in DIR) before calling: a start line
+  --hold                 (with --barrier) the worker that wins the claim holds its effect until every other
+                         worker has answered (``done-*`` files in DIR), so they all meet the pending claim
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class Transfer:
     def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
         assert context is not None
         key = context.extras[DEDUPE_KEY_EXTRA]
+        if self.options.hold:
+            wait_for(Path(self.options.barrier), "done-*", self.options.parties - 1)
         if self.options.crash == "before":
             os.kill(os.getpid(), signal.SIGKILL)
         if self.options.mode == "transaction":
@@ -72,12 +76,11 @@ def lookup(external_path: str) -> Callable[[str], dict[str, Any] | None]:
     return find
 
 
-def wait_at_barrier(directory: Path, parties: int) -> None:
-    (directory / f"ready-{os.getpid()}").touch()
+def wait_for(directory: Path, pattern: str, count: int) -> None:
     deadline = time.monotonic() + 30
-    while len(list(directory.glob("ready-*"))) < parties:
+    while len(list(directory.glob(pattern))) < count:
         if time.monotonic() > deadline:
-            sys.exit("barrier: the other workers never arrived")
+            sys.exit(f"barrier: fewer than {count} {pattern} files after 30 s")
         time.sleep(0.001)
 
 
@@ -93,6 +96,7 @@ def main() -> None:
     parser.add_argument("--wait", type=float, default=0.0)
     parser.add_argument("--barrier")
     parser.add_argument("--parties", type=int, default=2)
+    parser.add_argument("--hold", action="store_true")
     options = parser.parse_args()
 
     ledger = Ledger(options.ledger)
@@ -102,8 +106,11 @@ def main() -> None:
         report = reconcile_pending(ledger, "transfer", lookup(options.external))
     tool = idempotent(Transfer(options), ledger=ledger, mode=options.mode, wait=options.wait)
     if options.barrier:
-        wait_at_barrier(Path(options.barrier), options.parties)
+        (Path(options.barrier) / f"ready-{os.getpid()}").touch()
+        wait_for(Path(options.barrier), "ready-*", options.parties)
     result = tool.call({"amount": options.amount}, ToolContext(session_id=options.session))
+    if options.barrier:
+        (Path(options.barrier) / f"done-{os.getpid()}").touch()
     out = result.to_dict()
     if report is not None:
         out["reconciled"] = {"completed": len(report.completed), "released": len(report.released)}
