@@ -15,8 +15,6 @@ It never raises for anything the model or the API did; misconfiguration shows up
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import json
 import re
 import weakref
@@ -35,6 +33,8 @@ from toolkit.runtime.responses import to_result, transport_error
 from toolkit.runtime.trim import Trim
 
 if TYPE_CHECKING:
+    import asyncio
+
     import httpx
 
     from toolkit._context import ToolContext
@@ -151,6 +151,8 @@ class HttpClient:
         return httpx.AsyncClient(**self._options())
 
     def async_(self) -> httpx.AsyncClient:
+        import asyncio
+
         loop = asyncio.get_running_loop()
         client = self._async.get(loop)
         if client is None:
@@ -164,6 +166,8 @@ class HttpClient:
 
     async def aclose(self) -> None:
         self.close()
+        import asyncio
+
         client = self._async.pop(asyncio.get_running_loop(), None)
         if client is not None:
             await client.aclose()
@@ -248,7 +252,10 @@ class HttpTool:
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, bind, send (sync) and map the response. Never raises for bad args or API failures."""
         if self.client.async_only:
-            with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            import asyncio
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=1) as pool:
                 return pool.submit(asyncio.run, self._acall_private(args, context)).result()
         prepared = self._prepare(args, context)
         if isinstance(prepared, ToolResult):
