@@ -85,6 +85,7 @@ def _lab_environment(base: Path) -> dict[str, str]:
         "JUPYTERLAB_WORKSPACES_DIR": str(folders["workspaces"]),
         "JUPYTER_RUNTIME_DIR": str(folders["runtime"]),
         "JUPYTER_CONFIG_DIR": str(folders["config"]),
+        "JUPYTER_DATA_DIR": str(folders["data"]),
         "PYTHONWARNINGS": "ignore",
     }
 
