@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from toolkit import RuntimeConfigError, ToolContext, ToolResult
-from toolkit.runtime import Decision, Executor, Idempotent, Ledger, ProgressEvent, require_confirmation
+from toolkit.runtime import Decision, Executor, Idempotent, Ledger, ManualClock, ProgressEvent, require_confirmation
 
 
 class Echo:
@@ -272,3 +272,16 @@ def test_effect_and_confirm_are_read_from_a_wrapped_tool(tmp_path: Path) -> None
     executor = Executor([Wrapping()], ledger=Ledger(tmp_path / "ledger.sqlite3"), governance=require_confirmation)
     assert isinstance(executor.tools["create_order"], Idempotent)
     assert executor.execute("create_order", {}).status == "needs_confirmation"
+
+
+def test_idempotency_ttl_can_be_set_per_tool(tmp_path: Path) -> None:
+    clock = ManualClock()
+    ledger = Ledger(tmp_path / "ledger.sqlite3", clock=clock)
+    transfer, order = Transfer(), Wrapping()
+    executor = Executor([transfer, order], ledger=ledger, idempotency_ttl={"transfer": 60})
+    assert executor.tools["transfer"].ttl == 60  # type: ignore[attr-defined]
+    assert executor.tools["create_order"].ttl == 24 * 3600  # type: ignore[attr-defined]
+    executor.execute("transfer", {"amount": 5})
+    clock.advance(60)
+    assert executor.execute("transfer", {"amount": 5}).replay is None
+    assert transfer.effects == 2

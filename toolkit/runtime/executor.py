@@ -114,7 +114,8 @@ class Executor:
     """Runs callable-tool-like objects (``.name``, ``.call(args, context)``) by name.
 
     ``timeout`` (seconds) applies to every tool unless ``per_tool_timeout`` names another; ``governance`` is
-    asked before every call; ``ledger`` makes write tools idempotent; ``on_progress`` receives every
+    asked before every call; ``ledger`` makes write tools idempotent, remembering calls for ``idempotency_ttl``
+    seconds (one number, or ``{tool name: seconds}`` with 24 h for the rest); ``on_progress`` receives every
     :class:`ProgressEvent` (they are also kept in :attr:`progress_events`).
     """
 
@@ -126,7 +127,7 @@ class Executor:
         per_tool_timeout: Mapping[str, float] | None = None,
         governance: Governance | None = None,
         ledger: Ledger | None = None,
-        idempotency_ttl: float = DEFAULT_TTL,
+        idempotency_ttl: float | Mapping[str, float] = DEFAULT_TTL,
         on_progress: ProgressListener | None = None,
     ) -> None:
         listed = list(tools.values()) if isinstance(tools, Mapping) else list(tools)
@@ -135,7 +136,14 @@ class Executor:
             if tool.name in self.tools:
                 raise RuntimeConfigError(f"two tools are named {tool.name!r}; tool names must be unique")
             wrap = ledger is not None and _contract_attr(tool, "effect") == "write" and not isinstance(tool, Idempotent)
-            self.tools[tool.name] = Idempotent(tool, ledger, ttl=idempotency_ttl) if wrap and ledger else tool
+            if wrap and ledger is not None:
+                ttl = (
+                    idempotency_ttl.get(tool.name, DEFAULT_TTL)
+                    if isinstance(idempotency_ttl, Mapping)
+                    else idempotency_ttl
+                )
+                tool = Idempotent(tool, ledger, ttl=ttl)
+            self.tools[tool.name] = tool
         unknown = sorted(set(per_tool_timeout or {}) - set(self.tools))
         if unknown:
             raise RuntimeConfigError(f"per_tool_timeout names unknown tools {unknown}; known: {sorted(self.tools)}")
