@@ -169,3 +169,17 @@ def test_confirm_after_the_ttl_fails_the_saga_and_releases_nothing_twice(ledger:
     report = saga.run()
     assert "could not be confirmed" in report.error
     assert report.to_dict()["compensated"][0]["step"] == "hold"
+
+
+def test_a_later_confirmation_failure_releases_reservations_already_confirmed(
+    ledger: Ledger, clock: ManualClock
+) -> None:
+    def slow(_results: Mapping[str, Any]) -> dict[str, str]:
+        clock.advance(100)
+        return {"id": "ch_1"}
+
+    saga = Saga("trip").reservation("flight", ledger, "FL-1", ttl=500).reservation("hotel", ledger, "HT-1", ttl=50)
+    report = saga.step("charge", slow).run()
+    assert "'hotel' could not be confirmed" in report.error
+    assert [s["step"] for s in report.to_dict()["compensated"]] == ["flight", "hotel"]
+    assert reserve(ledger, "FL-1", ttl=60).state == "held"  # the confirmed flight was given up again

@@ -71,10 +71,12 @@ class Reservation:
         raise ReservationLapsed(f"reservation {self.id} of {self.resource!r} is no longer held; reserve it again")
 
     def release(self) -> bool:
-        """Give the hold up now instead of waiting for it to lapse; ``False`` if it was no longer held."""
+        """Give the reservation up now (held, or confirmed and being undone) instead of waiting for it to lapse;
+        ``False`` if it had already lapsed or been released."""
         with self.ledger.transaction() as conn:
             changed = conn.execute(
-                "UPDATE reservations SET state = 'released', settled_at = ? WHERE id = ? AND state = 'held'",
+                "UPDATE reservations SET state = 'released', settled_at = ?"
+                " WHERE id = ? AND state IN ('held', 'confirmed')",
                 (self.ledger.now(), self.id),
             ).rowcount
         return changed == 1
