@@ -1,4 +1,5 @@
-"""Every operation of every real spec in the corpus: a tool Google's own types accept, or a typed refusal.
+"""Every operation of every real spec in the corpus: a tool Google's own types accept (with an ``args_schema``
+that is valid JSON Schema 2020-12), or a typed refusal.
 
 ``select="all"`` on each spec; no exception escapes, nothing hangs (a generous per-spec timeout), no
 credential parameter reaches any declaration, and no OpenAPI-only key leaks into one.
@@ -21,6 +22,7 @@ CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "
 SPECS = sorted(p.name for p in CORPUS.glob("*") if p.suffix in (".json", ".yaml")) if CORPUS.is_dir() else []
 
 pytestmark = pytest.mark.corpus
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _keys(node: Any) -> Iterator[str]:
@@ -50,6 +52,7 @@ def _credential_parameters(root: Mapping[str, Any]) -> set[tuple[str, str]]:
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name", SPECS)
 def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Path, name: str) -> None:
+    import jsonschema_rs
     from google.genai import types
 
     toolset = tk.from_openapi(corpus_dir / name, "corpus", select="all")
@@ -62,6 +65,7 @@ def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Pa
     ][:3]
     credentials = _credential_parameters(load_document(corpus_dir / name).root)
     for tool in toolset:
+        assert jsonschema_rs.meta.is_valid({**tool.args_schema, "$schema": DRAFT_2020_12}), tool.name
         types.FunctionDeclaration.model_validate(tool.declaration)
         leaked = set(_keys(tool.declaration.get("parameters", {}))) & {
             "example",
