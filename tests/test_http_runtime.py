@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 import pytest
 
-from toolkit import ToolContext, ToolContract, ToolResult
+from toolkit import RuntimeConfigError, ToolContext, ToolContract, ToolResult
 from toolkit._tool import Tool, build_tool
 from toolkit.runtime.credentials import SecurityScheme, schemes_from_spec
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpRequest, HttpTool, bind_request, to_result
@@ -308,6 +308,24 @@ def test_http_status_maps_to_envelope(
 def test_slow_server_gives_a_retryable_timeout(server_url: str) -> None:
     result = _http(_tool("GET", "/slow", {}, {}), server_url, timeout=0.3).call({})
     assert (result.status, result.retryable) == ("timeout", True)
+
+
+@pytest.mark.parametrize(
+    ("provider", "slug"),
+    [(lambda: "line\nbreak", "bad_credential"), (lambda: 42, "bad_credential_provider")],
+    ids=["secret-with-newline", "provider-returns-int"],
+)
+def test_bad_secrets_are_an_error_envelope_not_an_exception(provider: Any, slug: str) -> None:
+    result = _http(ECHO, "http://127.0.0.1:9", credentials={"apiKey": provider}).call({"item_id": "a"})
+    assert (result.status, result.retryable) == ("error", False)
+    assert slug in result.message
+
+
+@pytest.mark.parametrize("url", ["http://[not a host", "127.0.0.1:8765", "ftp://host"])
+def test_a_base_url_that_is_not_http_is_refused_at_configuration(url: str) -> None:
+    with pytest.raises(RuntimeConfigError) as caught:
+        HttpConfig(base_url=url)
+    assert caught.value.slug == "bad_base_url"
 
 
 def test_unreachable_server_gives_a_retryable_error() -> None:

@@ -75,6 +75,16 @@ def schemes_from_spec(document: Mapping[str, Any], method: str, path: str) -> tu
 
 
 def _secret(scheme: SecurityScheme, source: CredentialSource, environ: Mapping[str, str]) -> str:
+    value = _raw_secret(scheme, source, environ)
+    if not value.isascii() or not value.isprintable():
+        raise RuntimeConfigError(
+            f"the secret for {scheme.key!r} holds control or non-ASCII characters (a stray newline?); fix its value",
+            slug="bad_credential",
+        )
+    return value
+
+
+def _raw_secret(scheme: SecurityScheme, source: CredentialSource, environ: Mapping[str, str]) -> str:
     if callable(source):
         value = source()
         if not isinstance(value, str) or not value:

@@ -78,6 +78,20 @@ class HttpConfig:
     transport: Any = None
     message_limit: int = 300
 
+    def __post_init__(self) -> None:
+        from urllib.parse import urlsplit
+
+        try:
+            url = urlsplit(self.base_url)
+            valid = url.scheme in ("http", "https") and bool(url.hostname)
+        except ValueError:
+            valid = False
+        if not valid:
+            raise RuntimeConfigError(
+                f"base_url {self.base_url!r} is not an http(s) URL with a host; use e.g. 'http://127.0.0.1:8765'",
+                slug="bad_base_url",
+            )
+
     def env(self) -> Mapping[str, str]:
         if self.environ is not None:
             return self.environ
@@ -257,14 +271,20 @@ class HttpTool:
 
             with ThreadPoolExecutor(max_workers=1) as pool:
                 return pool.submit(asyncio.run, self._acall_private(args, context)).result()
+        import httpx
+
         prepared = self._prepare(args, context)
         if isinstance(prepared, ToolResult):
             return prepared
+        client = self.client.sync()
+        request = self._build(prepared.request, client)
+        if isinstance(request, ToolResult):
+            return request
         try:
-            request = self._build(prepared.request, self.client.sync())
-        except RuntimeConfigError as exc:
-            return _config_error(exc)
-        return self._outcome(lambda: self.client.sync().send(request), prepared.notices)
+            response = client.send(request)
+        except httpx.HTTPError as exc:
+            return transport_error(exc, self.config.base_url)
+        return self._finish(response, prepared.notices)
 
     async def acall(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """The async twin of :meth:`call`, on the shared async client of the running loop."""
@@ -280,34 +300,33 @@ class HttpTool:
         prepared = self._prepare(args, context)
         if isinstance(prepared, ToolResult):
             return prepared
-        try:
-            request = self._build(prepared.request, client)
-        except RuntimeConfigError as exc:
-            return _config_error(exc)
+        request = self._build(prepared.request, client)
+        if isinstance(request, ToolResult):
+            return request
         try:
             response = await client.send(request)
         except httpx.HTTPError as exc:
             return transport_error(exc, self.config.base_url)
         return self._finish(response, prepared.notices)
 
-    def _build(self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+    def _build(self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient) -> httpx.Request | ToolResult:
+        """The request with credentials added, or an ``error`` envelope when the configuration cannot make one."""
+        import httpx
+
         headers = {**self.config.headers, **bound.headers}
         query = list(bound.query)
         cookies: dict[str, str] = {}
-        apply_credentials(self.security, self.config.credentials, self.config.env(), headers, query, cookies)
-        if cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
         body: dict[str, Any] = {"json": bound.body} if bound.has_body else {}
-        return client.build_request(bound.method, bound.path, params=tuple(query), headers=headers, **body)
-
-    def _outcome(self, send: Callable[[], httpx.Response], notices: tuple[Notice, ...]) -> ToolResult:
-        import httpx
-
         try:
-            response = send()
-        except httpx.HTTPError as exc:
-            return transport_error(exc, self.config.base_url)
-        return self._finish(response, notices)
+            apply_credentials(self.security, self.config.credentials, self.config.env(), headers, query, cookies)
+            if cookies:
+                headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+            return client.build_request(bound.method, bound.path, params=tuple(query), headers=headers, **body)
+        except RuntimeConfigError as exc:
+            message = f"tool misconfigured ({exc.slug}): {exc.message}"
+        except (httpx.HTTPError, ValueError, TypeError) as exc:  # a bad base URL, a secret that is no header
+            message = f"the request could not be built ({type(exc).__name__}); check the tool's configuration"
+        return ToolResult(status="error", retryable=False, message=message)
 
     def _finish(self, response: httpx.Response, notices: tuple[Notice, ...]) -> ToolResult:
         """The envelope for ``response``: the validator's notices first, then what trimming did."""
@@ -374,10 +393,6 @@ def bind_request(tool: Tool, args: Mapping[str, Any]) -> HttpRequest | ToolResul
         return _bad_binding(missing[0], "missing", "path parameter has no value", "a value for the URL path")
     path = _TEMPLATE.sub(lambda m: path_values[m.group(1)], tool.path or "")
     return HttpRequest(method=(tool.method or "GET").upper(), path=path, query=tuple(query), headers=headers, body=body)
-
-
-def _config_error(exc: RuntimeConfigError) -> ToolResult:
-    return ToolResult(status="error", retryable=False, message=f"tool misconfigured ({exc.slug}): {exc.message}")
 
 
 # -- generated modules ------------------------------------------------------------------------------
