@@ -40,6 +40,17 @@ def _keys(node: Any) -> Iterator[str]:
             yield from _keys(item)
 
 
+def _valid_2020_12(schema: Mapping[str, Any]) -> bool:
+    """Check against the 2020-12 meta-schema (jsonschema-rs when installed: 100x faster than jsonschema)."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - the slow but equivalent check
+        from jsonschema import Draft202012Validator
+
+        return Draft202012Validator(Draft202012Validator.META_SCHEMA).is_valid(schema)
+    return bool(jsonschema_rs.meta.is_valid({**schema, "$schema": DRAFT_2020_12}))
+
+
 def _credential_parameters(root: Mapping[str, Any]) -> set[tuple[str, str]]:
     schemes = (root.get("components") or {}).get("securitySchemes") or root.get("securityDefinitions") or {}
     found = {("header", "authorization")}
@@ -52,7 +63,6 @@ def _credential_parameters(root: Mapping[str, Any]) -> set[tuple[str, str]]:
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name", SPECS)
 def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Path, name: str) -> None:
-    import jsonschema_rs
     from google.genai import types
 
     toolset = tk.from_openapi(corpus_dir / name, "corpus", select="all")
@@ -65,7 +75,7 @@ def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Pa
     ][:3]
     credentials = _credential_parameters(load_document(corpus_dir / name).root)
     for tool in toolset:
-        assert jsonschema_rs.meta.is_valid({**tool.args_schema, "$schema": DRAFT_2020_12}), tool.name
+        assert _valid_2020_12(tool.args_schema), tool.name
         types.FunctionDeclaration.model_validate(tool.declaration)
         leaked = set(_keys(tool.declaration.get("parameters", {}))) & {
             "example",
