@@ -205,3 +205,19 @@ def test_demo_command_shows_each_envelope_and_the_notebook_hint(
     assert '"action": "clamped"' in text
     assert ".venv/bin/jupyter lab notebooks/" in text
     assert (tmp_path / ".toolkit" / "demo-orders.sqlite3").is_file()
+
+
+def test_the_executor_runs_generated_http_tools_with_a_ledger(tools: dict[str, HttpTool], tmp_path: Path) -> None:
+    from toolkit.runtime import Executor, Ledger, require_confirmation
+
+    ledger = Ledger(tmp_path / "ledger.sqlite3")
+    executor = Executor(tools, governance=require_confirmation, ledger=ledger, timeout=10)
+    args = {"orderId": PAID, "amount_minor": 50, "reason": "duplicate"}
+    assert executor.execute("orders_refund_create", args, ToolContext(session_id="s1")).status == "needs_confirmation"
+    confirmed = ToolContext(session_id="s1", extras={"confirmed": True})
+    first = executor.execute("orders_refund_create", args, confirmed)
+    again = executor.execute("orders_refund_create", args, confirmed)
+    assert first.status == "ok", first.to_dict()
+    assert again.replay is not None  # the ledger answered; the API saw one refund
+    assert again.data["id"] == first.data["id"]
+    ledger.close()
