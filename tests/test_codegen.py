@@ -82,7 +82,16 @@ def written(tmp_path_factory: pytest.TempPathFactory, orders: Toolset, hostile: 
     root = tmp_path_factory.mktemp("generated")
     schemes = {t.name: (SecurityScheme("apiKey", "api_key", "header", "X-API-Key"),) for t in orders}
     _write(root, generate(orders, source_path="specs/orders.yaml", security=schemes))
-    _write(root, generate(hostile, trim={"evil_make": Trim(keep_fields=(EVIL,), max_items=3)}))
+    hostile_scheme = (SecurityScheme(EVIL, "api_key", "header", EVIL),)
+    _write(
+        root,
+        generate(
+            hostile,
+            trim={"evil_make": Trim(keep_fields=(EVIL,), max_items=3)},
+            security={"evil_make": hostile_scheme},
+            domain={},
+        ),
+    )
     return root
 
 
@@ -179,7 +188,9 @@ modules = {name: sorted(n for n in vars(m) if not n.startswith("__"))
            for name, m in sorted(sys.modules.items()) if name.startswith("evil_tools.")}
 tool = evil_tools.evil_make.TOOL
 print(json.dumps({"package": sorted(n for n in vars(evil_tools) if not n.startswith("__")), "modules": modules,
-                  "description": tool.description, "path": tool.path, "binding": tool.binding}))
+                  "description": tool.description, "path": tool.path, "binding": tool.binding,
+                  "security": [[s.key, s.kind, s.location, s.name] for s in evil_tools.evil_make.SECURITY],
+                  "keep": list(evil_tools.evil_make.TRIM.keep_fields)}))
 """
 
 
@@ -197,6 +208,8 @@ def test_hostile_spec_text_stays_inert(written: Path) -> None:
     assert seen["description"] == EVIL
     assert seen["path"].endswith(EVIL.replace("\n", ""))
     assert EVIL.replace("\n", "") in "".join(seen["binding"].values())
+    assert seen["security"] == [[EVIL, "api_key", "header", EVIL]]
+    assert seen["keep"] == [EVIL]
 
 
 def test_hostile_text_appears_in_source_only_as_a_literal(hostile: Toolset) -> None:
