@@ -149,6 +149,11 @@ def _render(console: Console, result: DeclarationDiff | SpecDiff) -> None:
     if isinstance(result, SpecDiff):
         for line in result._header():
             console.print(line, markup=False)
+        for rejection in result.newly_rejected:
+            text = (
+                f"  newly rejected {rejection.operation_id or rejection.path} ({rejection.slug}): {rejection.message}"
+            )
+            console.print(text, markup=False)
     width = max((len(c.rule) for c in diff.changes), default=0)
     for name, per_tool in diff.by_tool().items():
         console.print()

@@ -51,7 +51,6 @@ def tool_record(tool: Tool) -> dict[str, Any]:
 def _render(console: Console, tool: Tool) -> None:
     from rich.panel import Panel
     from rich.syntax import Syntax
-    from rich.table import Table
 
     from toolkit._canonical import pretty
 
@@ -59,11 +58,12 @@ def _render(console: Console, tool: Tool) -> None:
     console.print(
         Panel(Syntax(pretty(tool.declaration).rstrip(), "json", theme="ansi_dark", word_wrap=True), title=title)
     )
+    if tool.binding:
+        console.print("binding: " + ", ".join(f"{k} → {v}" for k, v in tool.binding.items()), markup=False)
     if tool.losses:
-        table = Table("path", "keyword", "value", "reason", title=f"losses ({len(tool.losses)})", title_justify="left")
+        console.print(f"losses ({len(tool.losses)}): dropped from the declaration, still enforced", style="italic")
         for loss in tool.losses:
-            table.add_row(loss.path or "/", loss.keyword, repr(loss.value)[:40], loss.reason)
-        console.print(table)
+            console.print(f"  {loss.path or '/'}  {loss.keyword}={loss.value!r}: {loss.reason}", markup=False)
     if tool.lints:
         console.print(f"lints ({len(tool.lints)})", style="italic")
         for lint in tool.lints:
