@@ -122,3 +122,78 @@ def test_the_fast_path_accepts_exactly_what_the_full_check_passes_unchanged(sche
         cleaned = compile_schema(schema, options)(value, None, run)
         unchanged = not run.errors and not run.notices and type(cleaned) is type(value) and cleaned == value
         assert predicate(value) == unchanged
+
+
+# -- fixtures on schemas nobody wrote ---------------------------------------------------------------------
+BOUND = st.integers(-5, 50)
+SCALAR_SCHEMAS = (
+    st.fixed_dictionaries(
+        {"type": st.just("integer")},
+        optional={"minimum": BOUND, "maximum": BOUND, "exclusiveMinimum": BOUND, "multipleOf": st.sampled_from([1, 5]),
+                  "default": BOUND, "format": st.just("int32")},
+    )
+    | st.fixed_dictionaries(
+        {"type": st.just("number")},
+        optional={"minimum": st.floats(-5, 5), "maximum": st.floats(0, 50), "exclusiveMaximum": BOUND},
+    )
+    | st.fixed_dictionaries(
+        {"type": st.just("string")},
+        optional={"minLength": st.integers(0, 5), "maxLength": st.integers(0, 12),
+                  "format": st.sampled_from(["date", "date-time", "uuid", "email", "uri", "binary"]),
+                  "pattern": st.sampled_from(["^[a-z]+$", "^ord_[0-9]{4}$", r"^\d{3}-\d{2}$", "[A-Z]", "^(a|b)c*$"]),
+                  "default": st.sampled_from(["x", "", "abc"])},
+    )
+    | st.fixed_dictionaries(
+        {"type": st.just("string"),
+         "enum": st.lists(st.sampled_from(["open", "Closed", "OPEN", "a_b"]), min_size=1, max_size=3, unique=True)}
+    )
+    | st.fixed_dictionaries({"type": st.just("boolean")}, optional={"default": st.booleans()})
+    | st.just({})
+)  # fmt: skip
+NAMES = st.sampled_from(["a", "b", "c"])
+
+
+def _nested(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    objects = st.builds(
+        lambda props, req, closed: {"type": "object", "properties": props, "required": sorted(set(props) & req),
+                                    **({"additionalProperties": False} if closed else {})},
+        st.dictionaries(NAMES, children, max_size=3), st.sets(NAMES), st.booleans(),
+    )  # fmt: skip
+    arrays = st.builds(
+        lambda items, low, high, unique: {"type": "array", "items": items,
+                                          **({"minItems": low} if low is not None else {}),
+                                          **({"maxItems": high} if high is not None else {}),
+                                          **({"uniqueItems": True} if unique else {})},
+        children, st.none() | st.integers(0, 3), st.none() | st.integers(0, 4), st.booleans(),
+    )  # fmt: skip
+    return objects | arrays | st.builds(lambda s: {"anyOf": [s, {"type": "null"}]}, children)
+
+
+ARG_SCHEMAS = st.builds(
+    lambda props, req: {"type": "object", "properties": props, "required": sorted(set(props) & req),
+                        "additionalProperties": False},
+    st.dictionaries(st.sampled_from(["p", "q", "r", "limit"]), st.recursive(SCALAR_SCHEMAS, _nested, max_leaves=6),
+                    min_size=1, max_size=4),
+    st.sets(st.sampled_from(["p", "q", "r"])),
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    schema=ARG_SCHEMAS,
+    effect=st.sampled_from(["read", "write"]),
+    enum_case=st.sampled_from(["strict", "insensitive"]),
+    null_optional=st.sampled_from(["absent", "reject"]),
+)
+def test_generated_fixtures_agree_with_the_validator_on_random_schemas(
+    schema: dict[str, Any], effect: str, enum_case: str, null_optional: str
+) -> None:
+    from toolkit import fire
+
+    tool = Tool(
+        contract=ToolContract(name="t", description="fuzz", args_schema=schema, effect=effect),  # type: ignore[arg-type]
+        parameters=None,
+        policy=Policy(enum_case=enum_case, null_optional=null_optional),  # type: ignore[arg-type]
+    )
+    report = fire(tool)
+    assert report.failures == (), report.summary()

@@ -74,6 +74,8 @@ def param_cases(p: Param, setting: Setting) -> Iterator[Case]:
     for case in _all_cases(p, setting):
         if case.family in _CONFUSIONS and _type_accepted(p.types, case.value):
             continue
+        if p.valid is NO_VALUE and case.expected != "reject" and case.value is not OMIT and case.value is not None:
+            continue  # no valid value exists, so no value can be promised to pass (contradictory schema)
         yield case
 
 
@@ -159,20 +161,29 @@ def _numbers(p: Param, s: Setting, integer: bool) -> Iterator[Case]:
 
 
 def _bounds(p: Param, s: Setting, integer: bool) -> Iterator[Case]:
+    """Values at and just past each bound. Past a bound, a clamping tool moves the value to the bound (for an
+    integer's exclusive bound, to the nearest integer inside) when that value is itself valid."""
     schema, step = p.schema, (1 if integer else 1.0)
-    low, high = schema.get("minimum"), schema.get("maximum")
-    xlow, xhigh = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
-    sides = (("min", low, xlow, -1), ("max", high, xhigh, 1))
-    for side, inclusive, exclusive, sign in sides:
-        if _number(inclusive):
-            if _multiple_ok(schema, inclusive):
+    low, high, xlow, xhigh = (
+        v if _number(v) else None
+        for v in (schema.get(k) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"))
+    )
+
+    def inside(v: float) -> bool:
+        in_range = (low is None or v >= low) and (high is None or v <= high)
+        return in_range and (xlow is None or v > xlow) and (xhigh is None or v < xhigh) and _multiple_ok(schema, v)
+
+    floor = low if low is not None else (xlow + 1 if integer and xlow is not None else None)
+    ceiling = high if high is not None else (xhigh - 1 if integer and xhigh is not None else None)
+    sides = (("min", low, xlow, -1, floor), ("max", high, xhigh, 1, ceiling))
+    for side, inclusive, exclusive, sign, target in sides:
+        clamped = s.clamps and target is not None and inside(target)
+        if inclusive is not None:
+            if inside(inclusive):
                 yield Case(f"at_{side}", inclusive, "accept", f"exactly the {side}imum {inclusive}")
             past = inclusive + sign * step
-            clamped = s.clamps and _multiple_ok(schema, inclusive)
             yield _past(side, past, clamped, f"{'below' if sign < 0 else 'above'} the {side}imum {inclusive}")
-        elif _number(exclusive):
-            inside = exclusive - sign if integer else None
-            clamped = s.clamps and inside is not None and _multiple_ok(schema, inside)
+        elif exclusive is not None:
             yield _past(side, exclusive, clamped, f"equal to the exclusive {side}imum {exclusive}", at=True)
 
 

@@ -110,6 +110,8 @@ def number_example(schema: Mapping[str, Any], integer: bool) -> Any:
         low = max(low if low is not None else -math.inf, schema["exclusiveMinimum"] + (1 if integer else 0.5))
     if isinstance(schema.get("exclusiveMaximum"), int | float):
         high = min(high if high is not None else math.inf, schema["exclusiveMaximum"] - (1 if integer else 0.5))
+    if low is not None and high is not None and low > high:
+        return NO_VALUE
     value: float = 10 if integer else 10.5
     if low is not None and value < low:
         value = low
@@ -225,6 +227,8 @@ def _array_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> A
     count = max(schema.get("minItems", 0), 1)
     if schema.get("maxItems") is not None:
         count = min(count, schema["maxItems"])
+    if count < schema.get("minItems", 0):
+        return NO_VALUE
     if count == 0:
         return []
     prefix = schema.get("prefixItems") or []
@@ -245,8 +249,11 @@ def _object_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> 
         if value is NO_VALUE:
             return NO_VALUE
         out[name] = value
-    for name, sub in properties.items():  # a default would be applied (with a notice): send it instead
+    for name, sub in properties.items():  # a default would be applied (with a notice): send a value instead
         default = default_of(sub, resolve)
         if name not in out and default is not NO_DEFAULT and default is not None:
-            out[name] = default
+            value = example(sub, resolve, depth + 1)
+            if value is NO_VALUE:  # its default would be applied with a notice: no quiet valid object exists
+                return NO_VALUE
+            out[name] = value
     return out

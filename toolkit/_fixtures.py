@@ -115,14 +115,18 @@ def _baselines(params: list[Param]) -> Iterator[Fixture]:
                       "only the required parameters" + ("; defaults apply (reported)" if noisy else ""))  # fmt: skip
 
 
-def _case_fixture(p: Param, case: Case, baseline: dict[str, Any]) -> Fixture:
+def _case_fixture(p: Param, case: Case, baseline: dict[str, Any], noisy: frozenset[str]) -> Fixture:
+    """``noisy``: parameters left out of the baseline (no valid value) whose default will be reported."""
     args = dict(baseline)
     if case.value is OMIT:
         args.pop(p.name, None)
     else:
         args[p.name] = case.value
     suffix = f".{case.variant}" if case.variant else ""
-    return Fixture(f"{p.name}.{case.family}{suffix}", case.family, args, case.expected, case.why)
+    expected = case.expected
+    if expected == "accept" and noisy - {p.name}:
+        expected = "accept_with_notice"
+    return Fixture(f"{p.name}.{case.family}{suffix}", case.family, args, expected, case.why)
 
 
 def _unique(found: Iterable[Fixture]) -> list[Fixture]:
@@ -150,10 +154,11 @@ def fixtures(tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None =
     else:
         baseline = {p.name: p.valid for p in params if p.valid is not NO_VALUE}
         found.extend(_baselines(params))
+        noisy = frozenset(p.name for p in params if p.valid is NO_VALUE and _noisy_default(p))
         for p in params:
             if p.valid is NO_VALUE:
                 skipped.append(f"no valid value could be made for {p.name}; its value families are partial")
-            found.extend(_case_fixture(p, case, baseline) for case in param_cases(p, setting))
+            found.extend(_case_fixture(p, case, baseline, noisy) for case in param_cases(p, setting))
     found.extend(_root_cases(tool, baseline, params))
     if extra is not None:
         found.extend(load_fixtures(extra) if isinstance(extra, str | PathLike) else extra)
