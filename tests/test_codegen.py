@@ -332,3 +332,29 @@ def test_generate_command_reports_a_missing_spec(tmp_path: Path) -> None:
     from toolkit.cli import main
 
     assert main(["generate", str(tmp_path / "nope.yaml"), "--out", str(tmp_path)]) == 2
+
+
+def test_generate_command_takes_trim_settings_from_a_side_file(repo_root: Path, tmp_path: Path) -> None:
+    from toolkit.cli import main
+
+    spec = str(repo_root / "specs" / "orders.yaml")
+    trim_file = tmp_path / "trim.yaml"
+    trim_file.write_text("orders_list:\n  keep_fields: [id, status]\n  max_items: 5\n  max_bytes: null\n")
+    assert main(["generate", spec, "--out", str(tmp_path), "--namespace", "orders", "--trim", str(trim_file)]) == 0
+    module = (tmp_path / "orders_tools" / "orders_list.py").read_text("utf-8")
+    assert "TRIM: Final = Trim(keep_fields=('id', 'status'), max_items=5, max_bytes=None)" in module
+    assert "Trim(keep_fields=(), max_items=50" in (tmp_path / "orders_tools" / "orders_get.py").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["orders_nope: {max_items: 3}\n", "orders_list: {max_items: 0}\n", "orders_list: {keep: [id]}\n", "- 1\n"],
+    ids=["unknown-tool", "zero-items", "unknown-key", "not-a-mapping"],
+)
+def test_bad_trim_files_are_usage_errors(repo_root: Path, tmp_path: Path, text: str) -> None:
+    from toolkit.cli import main
+
+    trim_file = tmp_path / "trim.yaml"
+    trim_file.write_text(text)
+    spec = str(repo_root / "specs" / "orders.yaml")
+    assert main(["generate", spec, "--out", str(tmp_path), "--namespace", "orders", "--trim", str(trim_file)]) == 2

@@ -246,3 +246,14 @@ def test_corpus_tool_rejects_a_wrong_path_type_before_prism(
     raw.close()
     tools["pets_find_pet_by_id"].client.close()
     assert response.status_code == 422
+
+
+def test_a_documented_default_error_maps_to_a_retryable_error(
+    corpus_dir: Path, prism: dict[str, str], packages: dict[str, Any]
+) -> None:
+    # petstore's `default` response (unexpected error), served by Prism as a 500
+    tools = _tools(packages["petstore"], base_url=prism["petstore"], headers={"Prefer": "code=500"})
+    result = tools["pets_list_pets"].call({"limit": 3})
+    tools["pets_list_pets"].client.close()
+    assert (result.status, result.retryable) == ("error", True)
+    assert result.message.startswith("HTTP 500")
