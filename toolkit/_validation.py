@@ -90,12 +90,15 @@ def _root_error(value: Any) -> FieldError:
 
 def validate(tool: Tool, args: Any) -> ToolResult:
     """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args."""
-    check = compiled(tool)
-    value, problem = _parse(args)
-    if problem is None and type(value) is not dict:
-        problem = _root_error(value)
-    if problem is not None:
-        return ToolResult("invalid_arguments", errors=(problem,))
+    check = tool._cache.get("validator") or compiled(tool)
+    if type(args) is dict:  # the common case: a dict straight from the model's function call
+        value = args
+    else:
+        value, problem = _parse(args)
+        if problem is None and type(value) is not dict:
+            problem = _root_error(value)
+        if problem is not None:
+            return ToolResult("invalid_arguments", errors=(problem,))
     run = Run()
     cleaned = check(value, None, run)
     if run.errors:
