@@ -238,3 +238,20 @@ def test_real_api_tools_agree_with_the_validator(corpus_dir: Path, spec: str) ->
     toolset = tk.from_openapi(corpus_dir / spec, "x", select="all")
     failures = [row for tool in toolset for row in fire(tool).failures]
     assert failures == []
+
+
+@pytest.mark.parametrize("name", list(UNSEEN))
+def test_every_rejection_names_the_mutated_field_with_a_problem_and_an_expected_phrase(name: str) -> None:
+    report = fire(make_tool(UNSEEN[name]))
+    params = set(UNSEEN[name]["properties"])
+    for row in report.rows:
+        if row.actual != "reject":
+            continue
+        assert row.result.errors, row.fixture.id
+        for error in row.result.errors:
+            assert error.problem, row.fixture.id
+            assert error.expected, row.fixture.id
+        param = row.fixture.id.split(".")[0]
+        if param in params:
+            fields = [e.field for e in row.result.errors]
+            assert all(f == param or f.startswith((f"{param}.", f"{param}[")) for f in fields), (row.fixture.id, fields)
