@@ -11,6 +11,9 @@ from ``wait4``):
 * ``google-adk``  - ``OpenAPIToolset(spec_str=...)`` + ``get_tools()`` in its own venv
   (``benchmarks/.cache/adk-venv``), under an address-space cap and a timeout, since it can exhaust memory.
 
+``json.loads`` and ``toolkit`` whole-process runs are repeated (``--repeat``, best kept); each ADK run is
+measured once (it takes tens of seconds, so noise matters less).
+
 Run ``benchmarks/setup_openapi.sh`` once first (npm pack @octokit/openapi, and the ADK venv). Then::
 
     .venv/bin/python benchmarks/bench_openapi.py [--no-adk] [--adk-cap-gib 6] [--adk-timeout 300]
@@ -25,6 +28,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +133,13 @@ def measure(kind: str, spec: Path, args: argparse.Namespace) -> dict[str, Any]:
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
+def best(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The fastest of several whole-process runs (the machine is shared; noise only ever adds time)."""
+    runs = list(results)
+    ok = [r for r in runs if "failed" not in r]
+    return min(ok, key=lambda r: float(r["wall_s"])) if ok else runs[0]
+
+
 def child(kind: str, spec: str, cap_gib: str, timeout: str) -> None:
     if kind == "floor":
         result = run([sys.executable, "-c", FLOOR, spec], 600)
@@ -152,6 +163,7 @@ def main() -> None:
     parser.add_argument("--no-adk", action="store_true", help="skip google-adk")
     parser.add_argument("--adk-cap-gib", type=int, default=6, help="address-space cap for each ADK run")
     parser.add_argument("--adk-timeout", type=float, default=300, help="seconds before an ADK run is stopped")
+    parser.add_argument("--repeat", type=int, default=3, help="whole-process runs of json.loads and toolkit (best)")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--only", nargs="*", default=None, help="spec labels to run (default: all four)")
     args = parser.parse_args()
@@ -170,8 +182,8 @@ def main() -> None:
         if not spec.exists():
             print(f"{label:18} missing {spec} (run benchmarks/setup_openapi.sh)")
             continue
-        floor = measure("floor", spec, args)
-        tk = measure("toolkit", spec, args)
+        floor = best(measure("floor", spec, args) for _ in range(args.repeat))
+        tk = best(measure("toolkit", spec, args) for _ in range(args.repeat))
         ratio = measure("in_process", spec, args)
         adk = {"failed": "skipped"} if args.no_adk else measure("adk", spec, args)
         speedup = f"{adk['wall_s'] / tk['wall_s']:6.1f}x" if "failed" not in adk and "failed" not in tk else "   n/a"
