@@ -1,7 +1,7 @@
 """Benchmark: every operation of four large OpenAPI documents → tools, side by side with google-adk.
 
-For each spec, three measurements, each in a fresh subprocess (wall time of the whole process, peak RSS
-from ``wait4``):
+For each spec, three measurements, each in a fresh subprocess (wall time of the whole process; peak RSS
+from ``getrusage(RUSAGE_CHILDREN)`` in a helper process that starts only that child):
 
 * ``json.loads``  - the floor: read and parse the file, nothing else;
 * ``toolkit``     - ``from_openapi(path, select="all")`` (every operation lowered, linted, bundled); another
