@@ -461,3 +461,11 @@ def test_openapi_overrides_domain_rules_reject_structurally_valid_calls(repo_roo
     assert refund.validate({**args, "amount_minor": 5000}).ok
     invalid = refund.validate({**args, "amount_minor": "60000"})
     assert invalid.status == "invalid_arguments"
+
+
+def test_a_missing_referenced_field_is_described_by_its_target() -> None:
+    schema = obj(
+        {"s": {"$ref": "#/$defs/State"}}, ["s"], **{"$defs": {"State": {"type": "string", "enum": ["a", "b"]}}}
+    )
+    (error,) = make_tool(schema).validate({}).errors
+    assert (error.field, error.code, error.expected) == ("s", "missing", "one of: a, b")

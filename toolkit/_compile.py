@@ -33,7 +33,7 @@ from toolkit._checks import (
     short,
     type_check,
 )
-from toolkit._combinators import NO_DEFAULT, branch_check, default_of, not_check, static_types
+from toolkit._combinators import NO_DEFAULT, branch_check, core, default_of, not_check, static_types
 from toolkit._exceptions import SchemaError
 from toolkit._expected import Loc, clause, describe
 from toolkit._fastpath import fast_predicate
@@ -238,8 +238,13 @@ class _Compiler:
         defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
         defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT}
         fast = {name: found for name, sub in properties.items() if (found := fast_predicate(sub)) is not None}
-        check = object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast)
+        unwrap = self.unwrap
+        check = object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast, unwrap)
         return check
+
+    def unwrap(self, schema: Any) -> Any:
+        """The schema behind a ``$ref`` (siblings kept), for phrases about a property as a whole."""
+        return core(schema, self.resolve)[0] if isinstance(schema, Mapping) and "$ref" in schema else schema
 
     def lazy(self, table: dict[str, Check], key: str, schema: Any) -> Check:
         """A stand-in that compiles ``schema`` on first use and puts the result in ``table[key]``.

@@ -44,6 +44,7 @@ def object_check(
     patterns: dict[str, Check],
     options: Options,
     fast: Mapping[str, Callable[[Any], bool]] | None = None,
+    unwrap: Callable[[Any], Any] | None = None,
 ) -> Check:
     """One closure for an object schema; see the module docstring for the policies it applies."""
     properties: Mapping[str, Any] = schema.get("properties") or {}
@@ -60,7 +61,7 @@ def object_check(
 
     def missing(key: str) -> str:
         if key not in missing_phrase:
-            missing_phrase[key] = describe(properties.get(key))
+            missing_phrase[key] = describe(unwrap(properties.get(key)) if unwrap else properties.get(key))
         return missing_phrase[key]
 
     def other(key: str, value: Any, loc: Loc, run: Run, out: dict[str, Any]) -> None:
