@@ -41,6 +41,8 @@ class Setting:
 
 @dataclass(frozen=True, slots=True)
 class Param:
+    """One top-level parameter: its schema behind ``$ref``/nullable wrappers, and a valid example value."""
+
     name: str
     schema: Mapping[str, Any]
     required: bool
@@ -54,6 +56,8 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class Case:
+    """One ugly value for a parameter and the verdict the contract predicts for it."""
+
     family: str
     value: Any
     expected: Verdict
