@@ -315,6 +315,14 @@ def test_diff_git_compares_a_revision_with_the_working_tree(
     assert code == 1
     assert [(c["tool"], c["rule"]) for c in data["changes"]] == [("orders_cancel", "tool_removed")]
     assert run(capsys, "diff", "--git", "no-such-rev")[0] == 2
+    spec = repo / "orders.yaml"
+    shutil.copy(orders, spec)
+    subprocess.run([*git, "add", "orders.yaml"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "spec"], check=True)
+    edit_spec(spec, lower_limit_maximum)
+    code, data = run_json(capsys, "diff", "--git", "HEAD", "orders.yaml", "--namespace", "orders")
+    assert code == 1
+    assert [(c["tool"], c["rule"]) for c in data["changes"]] == [("orders_list", "constraint_tightened")]
 
 
 def test_diff_of_one_declaration_file_against_a_spec(

@@ -1,10 +1,12 @@
 """``toolkit diff OLD NEW``: every declaration change between two versions, classified for review.
 
-Each side is a golden folder, an OpenAPI spec file, or one declaration ``.json`` file:
+Each side is a golden folder, an OpenAPI spec file, or one declaration ``.json`` file; ``--git REV`` makes
+the OLD side the golden folder (or, given a spec file as NEW, that spec) at a git revision:
 
     toolkit diff old/openapi.yaml new/openapi.yaml --namespace orders
     toolkit diff --git main                      # golden/ at revision main vs golden/ in the working tree
     toolkit diff --git main --format markdown    # a pull-request comment
+    toolkit diff --git main specs/orders.yaml    # the spec at revision main vs the working tree
 
 Tools are matched by name (a removed + added tool with identical parameters is a rename). Every change has
 a stable rule slug and a kind: breaking, behavioural or additive; the verdict is the worst kind.
@@ -39,7 +41,7 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("sides", nargs="*", metavar="SIDE", help="OLD NEW (with --git: at most NEW)")
-    parser.add_argument("--git", metavar="REV", help="OLD is the golden folder at this git revision")
+    parser.add_argument("--git", metavar="REV", help="OLD is the golden folder (or the NEW spec) at this revision")
     parser.add_argument("--dir", default="golden", help="golden folder for --git (default: golden)")
     parser.add_argument("--namespace", help="tool-name prefix for spec sides (default: from the OLD file name)")
     parser.add_argument("--all", action="store_true", help="spec sides: every operation, not only opted-in ones")
@@ -64,6 +66,15 @@ def _git_folder(revision: str, folder: str) -> dict[str, dict[str, Any]]:
         if name.endswith(".json"):
             out[name[: -len(".json")]] = json.loads(_git("show", f"{revision}:./{prefix}{name}"))
     return out
+
+
+def _git_spec(revision: str, path: str, namespace: str, select: str) -> Toolset:
+    """The toolset of spec file ``path`` as it was at ``revision``."""
+    from toolkit._openapi import from_openapi
+
+    _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    text = _git("show", f"{revision}:./{Path(path).as_posix()}")
+    return from_openapi(text, namespace, select=select)
 
 
 def _git(*arguments: str) -> str:
@@ -123,7 +134,10 @@ def compare(args: argparse.Namespace, console: Console) -> DeclarationDiff | Spe
     namespace = args.namespace or default_namespace(args.sides[0] if args.sides else args.dir)
     select = "all" if args.all else "extension"
     with progress(console, "comparing", 3) as advance:
-        old = _git_folder(args.git, args.dir) if args.git else _side(old_label, namespace, select)
+        if args.git and is_spec(new_label) and Path(new_label).is_file():
+            old: Toolset | dict[str, dict[str, Any]] = _git_spec(args.git, new_label, namespace, select)
+        else:
+            old = _git_folder(args.git, args.dir) if args.git else _side(old_label, namespace, select)
         advance()
         new = _side(new_label, namespace, select)
         advance()
