@@ -469,3 +469,15 @@ def test_a_missing_referenced_field_is_described_by_its_target() -> None:
     )
     (error,) = make_tool(schema).validate({}).errors
     assert (error.field, error.code, error.expected) == ("s", "missing", "one of: a, b")
+
+
+@pytest.mark.parametrize(
+    ("value", "step", "ok"),
+    [(1e308, 0.5, True), (10**400, 0.5, True), (10**400 + 1, 2, False), (0.3, 0.1, True), (0.35, 0.1, False)],
+    ids=["huge-float", "huge-int", "huge-odd-int", "binary-fraction", "not-multiple"],
+)
+def test_multiple_of_is_exact_for_huge_numbers_and_tolerant_of_binary_fractions(
+    value: float, step: float, ok: bool
+) -> None:
+    tool = make_tool(obj({"v": {"type": "number", "multipleOf": step}}))
+    assert tool.validate({"v": value}).ok is ok

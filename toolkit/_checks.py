@@ -10,8 +10,10 @@ is built only when an error is reported, so the happy path costs one or two comp
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any, TypeGuard
 
 from toolkit._envelope import FieldError, Notice
@@ -195,17 +197,31 @@ def range_check(schema: Mapping[str, Any], description: str | None, clamp: bool)
 _INF = float("inf")
 
 
+def is_multiple(value: float, step: float) -> bool:
+    """``multipleOf`` for JSON numbers: exact for integers, tolerant of binary fractions (``0.3`` of ``0.1``),
+    and safe for huge values (``1e308``, ``10**400``) where a float quotient overflows."""
+    if type(value) is int and type(step) is int:
+        return value % step == 0
+    try:
+        quotient = value / step
+        if math.isfinite(quotient):
+            return abs(quotient - round(quotient)) <= 1e-9
+    except OverflowError:
+        pass
+    if isinstance(value, float) and not math.isfinite(value):
+        return False
+    return Fraction(value) % Fraction(str(step)) == 0  # exact rational arithmetic: no overflow, no rounding
+
+
 def multiple_check(schema: Mapping[str, Any]) -> Check | None:
     step = schema.get("multipleOf")
     if not _is_number(step) or step <= 0:
         return None
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
-        if _is_number(value):
-            quotient = value / step
-            if (type(value) is int and type(step) is int and value % step) or abs(quotient - round(quotient)) > 1e-9:
-                run.error(loc, "not_multiple", f"{number_text(value)} is not a multiple of {number_text(step)}",
-                          f"a multiple of {number_text(step)}")  # fmt: skip
+        if _is_number(value) and not is_multiple(value, step):
+            shown = number_text(step)
+            run.error(loc, "not_multiple", f"{short(value)} is not a multiple of {shown}", f"a multiple of {shown}")
         return value
 
     return check

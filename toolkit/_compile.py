@@ -36,7 +36,7 @@ from toolkit._checks import (
 from toolkit._combinators import NO_DEFAULT, branch_check, core, default_of, not_check, static_types
 from toolkit._exceptions import SchemaError
 from toolkit._expected import Loc, clause, describe
-from toolkit._fastpath import fast_predicate
+from toolkit._fastpath import fast_array_predicate, fast_predicate
 from toolkit._objects import object_check
 
 __all__ = ["MAX_DEPTH", "Options", "compile_schema", "static_types"]
@@ -237,7 +237,11 @@ class _Compiler:
         patterns = {p: self.compile(sub) for p, sub in (schema.get("patternProperties") or {}).items()}
         defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
         defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT}
-        fast = {name: found for name, sub in properties.items() if (found := fast_predicate(sub)) is not None}
+        fast = {
+            name: found
+            for name, sub in properties.items()
+            if (found := fast_predicate(sub) or fast_array_predicate(sub)) is not None
+        }
         unwrap = self.unwrap
         check = object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast, unwrap)
         return check

@@ -16,7 +16,7 @@ from typing import Any
 
 from toolkit._formats import FORMAT_CHECKS
 
-__all__ = ["fast_predicate"]
+__all__ = ["fast_array_predicate", "fast_predicate"]
 
 Predicate = Callable[[Any], bool]
 _SIMPLE = (
@@ -47,6 +47,21 @@ def fast_predicate(schema: Any) -> Predicate | None:
     if kind == "boolean" and "enum" not in schema:
         return lambda v: type(v) is bool
     return None
+
+
+_ARRAY = frozenset({"type", "items", "minItems", "maxItems", "description", "title", "default", "examples"})
+
+
+def fast_array_predicate(schema: Any) -> Predicate | None:
+    """The same for an array of simple scalars (no ``uniqueItems``, ``contains`` or ``prefixItems``)."""
+    if not isinstance(schema, Mapping) or schema.get("type") != "array" or not schema.keys() <= _ARRAY:
+        return None
+    item = fast_predicate(schema.get("items"))
+    low, high = schema.get("minItems", 0), schema.get("maxItems")
+    if item is None or not isinstance(low, int) or (high is not None and not isinstance(high, int)):
+        return None
+    top = high if high is not None else _INF
+    return lambda v: type(v) is list and low <= len(v) <= top and all(map(item, v))
 
 
 def _bounds(schema: Mapping[str, Any]) -> tuple[float, float, float, float] | None:

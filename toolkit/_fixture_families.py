@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
+from toolkit._checks import is_multiple
 from toolkit._fixture_values import NO_VALUE, core, example
 from toolkit._formats import check_format
 
@@ -147,8 +148,7 @@ def _multiple_ok(schema: Mapping[str, Any], value: float) -> bool:
     step = schema.get("multipleOf")
     if not isinstance(step, int | float) or step <= 0:
         return True
-    quotient = value / step
-    return abs(quotient - round(quotient)) <= 1e-9
+    return is_multiple(value, step)
 
 
 def _numbers(p: Param, s: Setting, integer: bool) -> Iterator[Case]:

@@ -88,8 +88,8 @@ def object_check(
         dropped: list[str] | None = None
         for key, item in value.items():
             accept = quick.get(key)
-            if accept is not None and accept(item):  # simple scalar, valid and unchanged: the common case
-                out[key] = item
+            if accept is not None and accept(item):  # simple value, valid and unchanged: the common case
+                out[key] = item[:] if type(item) is list else item
                 continue
             child = children.get(key)
             if child is None:
