@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from toolkit._exceptions import SpecError
 
 try:  # optional: about twice as fast as the standard parser on large descriptions
@@ -26,17 +24,12 @@ try:  # optional: about twice as fast as the standard parser on large descriptio
 except ImportError:  # pragma: no cover - the standard parser is the fallback
     orjson = None  # type: ignore[assignment]
 
-__all__ = ["MAX_BYTES", "MAX_YAML_NODES", "Document", "load_document"]
+__all__ = ["MAX_BYTES", "Document", "load_document", "parse_text"]
 
 MAX_BYTES = 64 * 1024 * 1024
 """The largest document read (GitHub's full description is about 13 MB)."""
 
-MAX_YAML_NODES = 5_000_000
-"""The largest YAML node tree, counted with every alias expanded (a YAML bomb exceeds it at once)."""
-
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,79 +47,6 @@ class Document:
     path: str | None
 
 
-# -- YAML --------------------------------------------------------------------------------------------------
-class _Loader(_SafeLoader):  # type: ignore[valid-type,misc]
-    """The safe loader with dates kept as strings and mapping keys kept as their source text."""
-
-
-def _construct_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
-    return str(node.value)
-
-
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[str, Any]:
-    loader.flatten_mapping(node)
-    out: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        if isinstance(key_node, yaml.ScalarNode):
-            key = str(key_node.value)
-        else:
-            raise SpecError("a YAML mapping key is itself a list or mapping; keys must be strings", slug="parse_error")
-        out[key] = loader.construct_object(value_node, deep=True)
-    return out
-
-
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
-_Loader.add_constructor("tag:yaml.org,2002:binary", _construct_str)
-_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-
-
-def _expanded_size(root: yaml.Node) -> int:
-    """Count nodes with every alias expanded, memoised per node; refuse cycles and oversize graphs."""
-    sizes: dict[int, int] = {}
-    on_stack: set[int] = set()
-
-    def size(node: yaml.Node) -> int:
-        key = id(node)
-        if key in sizes:
-            return sizes[key]
-        if key in on_stack:
-            raise SpecError("the YAML has a recursive alias (an anchor that contains itself)", slug="yaml_recursive")
-        total = 1
-        if isinstance(node, yaml.MappingNode):
-            on_stack.add(key)
-            total += sum(size(k) + size(v) for k, v in node.value)
-            on_stack.discard(key)
-        elif isinstance(node, yaml.SequenceNode):
-            on_stack.add(key)
-            total += sum(size(item) for item in node.value)
-            on_stack.discard(key)
-        if total > MAX_YAML_NODES:
-            raise SpecError(
-                f"the YAML expands to more than {MAX_YAML_NODES:,} nodes through aliases (a YAML bomb); "
-                "remove the anchors/aliases or inline them",
-                slug="yaml_bomb",
-            )
-        sizes[key] = total
-        return total
-
-    size(root)
-    return sizes[id(root)]
-
-
-def _parse_yaml(text: str) -> Any:
-    loader = _Loader(text)
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        _expanded_size(node)
-        return loader.construct_document(node)
-    except yaml.YAMLError as exc:
-        raise SpecError(f"the document is neither valid JSON nor valid YAML: {exc}", slug="parse_error") from None
-    finally:
-        loader.dispose()
-
-
 def parse_text(text: str | bytes) -> Any:
     """Parse JSON (fast path, with ``orjson`` when installed) or safe YAML; refuse what cannot be read."""
     if len(text) > MAX_BYTES:
@@ -136,7 +56,9 @@ def parse_text(text: str | bytes) -> Any:
             parsed = _parse_json(text)
             if parsed is not _NOT_JSON:
                 return parsed
-        return _parse_yaml(_decode(text) if isinstance(text, bytes) else text)
+        from toolkit._openapi._yaml import parse_yaml
+
+        return parse_yaml(_decode(text) if isinstance(text, bytes) else text)
     except RecursionError:
         raise SpecError("the document nests deeper than the parser can follow", slug="too_deep") from None
 

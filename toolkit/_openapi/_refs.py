@@ -1,8 +1,9 @@
 """Local ``$ref`` resolution: lazy, memoised, never fetching, never deep-copying the document.
 
-Lookups go through the ``referencing`` library (JSON pointer escapes, percent-encoding) against the parsed
-document; a ``$ref`` that is not a local fragment (``other.yaml#/X``, ``https://...``) is refused with
-``remote_ref`` and never fetched; one that points nowhere is refused with ``dangling_ref``.
+Plain JSON pointers (``#/components/schemas/Pet``) are walked directly; anything else (percent-encoding,
+anchors) goes through the ``referencing`` library, imported only then, against the parsed document. A
+``$ref`` that is not a local fragment (``other.yaml#/X``, ``https://...``) is refused with ``remote_ref``
+and never fetched; one that points nowhere is refused with ``dangling_ref``.
 
 Schema references are not inlined: each referenced schema becomes one entry of the tool's ``$defs``
 (normalised once per document, on first use by a selected operation, and shared by every tool that needs it),
@@ -19,10 +20,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
-
-from referencing import Registry
-from referencing.exceptions import Unresolvable
-from referencing.jsonschema import DRAFT202012
 
 from toolkit._contract import Loss
 from toolkit._openapi._normalise import Walk, normalise
@@ -55,8 +52,8 @@ class Resolver:
     """Resolves and memoises the local references of one document (created once per ``from_openapi``)."""
 
     def __init__(self, root: Mapping[str, Any], *, ref_siblings: bool) -> None:
-        registry: Registry[Any] = Registry().with_resource(_URI, DRAFT202012.create_resource(root))
-        self._lookup = registry.resolver(base_uri=_URI)
+        self._root = root
+        self._general: Any = None
         self._ref_siblings = ref_siblings
         self._objects: dict[str, Any] = {}
         self._names: dict[str, str] = {}
@@ -72,12 +69,25 @@ class Resolver:
             return self._objects[ref]
         if not ref.startswith("#"):
             raise Refusal("remote_ref", f"$ref {ref!r} points outside this document; it is never fetched")
-        try:
-            found = self._lookup.lookup(ref).contents
-        except Unresolvable:
-            raise Refusal("dangling_ref", f"$ref {ref!r} points nowhere in this document") from None
+        found = _plain_pointer(self._root, ref) if "%" not in ref else _MISSING
+        if found is _MISSING:
+            found = self._general_lookup(ref)
         self._objects[ref] = found
         return found
+
+    def _general_lookup(self, ref: str) -> Any:
+        """Anything but a plain ``#/a/b`` pointer (percent-encoding, anchors): the ``referencing`` library."""
+        from referencing import Registry
+        from referencing.exceptions import Unresolvable
+        from referencing.jsonschema import DRAFT202012
+
+        if self._general is None:
+            registry: Registry[Any] = Registry().with_resource(_URI, DRAFT202012.create_resource(self._root))
+            self._general = registry.resolver(base_uri=_URI)
+        try:
+            return self._general.lookup(ref).contents
+        except Unresolvable:
+            raise Refusal("dangling_ref", f"$ref {ref!r} points nowhere in this document") from None
 
     def deref(self, obj: Any) -> Any:
         """Follow a chain of ``$ref`` objects (not schemas) to the object at its end."""
@@ -159,6 +169,30 @@ class Resolver:
         if clean != base or (clean in self._pointers and self._pointers[clean] != ref):
             clean = f"{clean}_{hashlib.sha1(ref.encode()).hexdigest()[:8]}"
         return clean
+
+
+_MISSING = object()
+
+
+def _plain_pointer(root: Any, ref: str) -> Any:
+    """Walk a ``#/a/b~1c`` JSON pointer through dicts and lists; ``_MISSING`` when it does not lead anywhere.
+
+    The common case, kept import-free and fast (referencing is 60 ms of imports); a miss goes to the general
+    lookup, which gives the definitive answer (and the ``dangling_ref`` refusal)."""
+    if ref == "#":
+        return root
+    if not ref.startswith("#/"):
+        return _MISSING
+    node = root
+    for token in ref[2:].split("/"):
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return _MISSING
+    return node
 
 
 def _refuse_unguarded_cycles(defs: Mapping[str, Definition]) -> None:
