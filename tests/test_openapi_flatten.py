@@ -192,3 +192,16 @@ def test_hoisted_body_definition_stays_in_defs_when_a_parameter_needs_it() -> No
     tool = _tool({"parameters": [parameter], **_body({"$ref": "#/components/schemas/Thing"})}, components=components)
     assert tool.binding == {"filter": "query", "a": "body.a"}
     assert tool.args_schema["$defs"] == {"Thing": components["schemas"]["Thing"]}
+
+
+@pytest.mark.parametrize(
+    ("key", "ref"),
+    [("a b", "#/components/schemas/a%20b"), ("a/b", "#/components/schemas/a~1b"), ("a~b", "#/components/schemas/a~0b")],
+    ids=["percent-encoded", "escaped-slash", "escaped-tilde"],
+)
+def test_escaped_and_percent_encoded_refs_resolve(key: str, ref: str) -> None:
+    components = {"schemas": {key: {"type": "string", "maxLength": 3}}}
+    tool = _tool({"parameters": [{"name": "q", "in": "query", "schema": {"$ref": ref}}]}, components=components)
+    (schema,) = tool.args_schema["$defs"].values()
+    assert schema == {"type": "string", "maxLength": 3}
+    assert tool.validate({"q": "abcd"}).status == "invalid_arguments"
