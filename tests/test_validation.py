@@ -481,3 +481,27 @@ def test_multiple_of_is_exact_for_huge_numbers_and_tolerant_of_binary_fractions(
 ) -> None:
     tool = make_tool(obj({"v": {"type": "number", "multipleOf": step}}))
     assert tool.validate({"v": value}).ok is ok
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "pattern": "^[a-z]+$"},
+        {"type": "string", "format": "date"},
+        {"type": "string", "format": "uuid"},
+        {"type": "string", "format": "date-time"},
+    ],
+    ids=["pattern", "date", "uuid", "date-time"],
+)
+def test_a_trailing_newline_does_not_slip_past_an_end_anchor(schema: dict[str, Any]) -> None:
+    good = {"pattern": "abc", "date": "2026-08-07", "uuid": "123e4567-e89b-12d3-a456-426614174000"}
+    value = good.get(str(schema.get("format", "pattern")), "2026-08-07T14:02:00Z")
+    tool = make_tool(obj({"v": schema}))
+    assert tool.validate({"v": value}).ok
+    assert not tool.validate({"v": value + "\n"}).ok
+
+
+def test_a_dollar_inside_a_character_class_stays_literal() -> None:
+    tool = make_tool(obj({"price": {"type": "string", "pattern": "^[$][0-9]+$"}}))
+    assert tool.validate({"price": "$5"}).ok
+    assert not tool.validate({"price": "$5\n"}).ok

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from toolkit._envelope import FieldError, Notice
+from toolkit._envelope import UNSET, FieldError, Notice
 from toolkit._expected import (
     Loc,
     clause,
@@ -28,7 +28,7 @@ from toolkit._expected import (
     range_phrase,
     type_name,
 )
-from toolkit._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS
+from toolkit._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS, ecma_regex
 
 __all__ = ["MAX_DEPTH", "Check", "Run", "json_key", "short", "type_check"]
 
@@ -50,13 +50,10 @@ class Run:
     def error(self, loc: Loc, code: str, problem: str, expected: str) -> None:
         self.errors.append(FieldError(format_path(loc), code, problem, expected))
 
-    def notice(self, loc: Loc, action: str, message: str, **values: Any) -> None:
-        to, from_ = values.get("to", _MISSING), values.get("from_", _MISSING)
-        kwargs = {k: v for k, v in (("to", to), ("from_", from_)) if v is not _MISSING}
-        self.notices.append(Notice(format_path(loc), action, message, **kwargs))
+    def notice(self, loc: Loc, action: str, message: str, to: Any = UNSET, from_: Any = UNSET) -> None:
+        self.notices.append(Notice(format_path(loc), action, message, to, from_))
 
 
-_MISSING = object()
 Check = Callable[[Any, Loc, Run], Any]
 
 RANGE_WORDS: tuple[str, ...] = ("between", "least", "most", "up to", "max", "min", "more", "less", "fewer")
@@ -267,11 +264,8 @@ def length_check(schema: Mapping[str, Any], description: str | None) -> Check | 
 
 
 def _compile_pattern(pattern: str) -> re.Pattern[str] | None:
-    """ECMA-262 patterns in Python: ``\\d`` and ``\\w`` are ASCII there; patterns Python cannot read are skipped."""
-    try:
-        return re.compile(pattern, re.ASCII)
-    except (re.error, TypeError, OverflowError):
-        return None
+    """ECMA-262 semantics (see :func:`~toolkit._formats.ecma_regex`); patterns Python cannot read are skipped."""
+    return ecma_regex(pattern)
 
 
 def pattern_check(schema: Mapping[str, Any], description: str | None) -> Check | None:

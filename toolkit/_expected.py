@@ -39,8 +39,9 @@ def once(make: Callable[[], str]) -> Callable[[], str]:
     return get
 
 
+@functools.lru_cache(maxsize=4096)
 def format_path(loc: Loc) -> str:
-    """``(((None, "items"), 2), "qty")`` → ``"items[2].qty"``."""
+    """``(((None, "items"), 2), "qty")`` → ``"items[2].qty"`` (memoised: the same fields recur call after call)."""
     parts: list[str | int] = []
     while loc is not None:
         loc, key = loc

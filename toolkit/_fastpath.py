@@ -10,11 +10,10 @@ structure, ``multipleOf``, nullable types) get no predicate.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit._formats import FORMAT_CHECKS
+from toolkit._formats import FORMAT_CHECKS, ecma_regex
 
 __all__ = ["fast_array_predicate", "fast_predicate"]
 
@@ -102,10 +101,10 @@ def _string(schema: Mapping[str, Any]) -> Predicate | None:
     if isinstance(fmt, str) and fmt in FORMAT_CHECKS:
         tests.append(FORMAT_CHECKS[fmt])
     if "pattern" in schema:
-        try:
-            search = re.compile(schema["pattern"], re.ASCII).search
-        except (re.error, TypeError):
+        compiled = ecma_regex(schema["pattern"]) if isinstance(schema["pattern"], str) else None
+        if compiled is None:
             return None
+        search = compiled.search
         tests.append(lambda v: search(v) is not None)
     if not tests:
         return lambda v: type(v) is str and low <= len(v) <= high

@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeGuard
 
 from toolkit._checks import is_multiple
 from toolkit._fixture_values import NO_VALUE, core, example
-from toolkit._formats import check_format
+from toolkit._formats import check_format, ecma_regex
 
 __all__ = ["OMIT", "Case", "Param", "Setting", "param_cases"]
 
@@ -235,9 +235,9 @@ def _dates(fmt: str) -> Iterator[Case]:
 
 
 def _violation(pattern: str, low: int, high: int | None) -> Any:
-    import re
-
-    regex = re.compile(pattern, re.ASCII)
+    regex = ecma_regex(pattern)
+    if regex is None:
+        return NO_VALUE
     length = max(low, 1)
     for candidate in ("!" * length, " " * length, "~" * length, "0" * length, "a" * length, "Z" * length):
         if high is not None and len(candidate) > high:

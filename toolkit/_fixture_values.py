@@ -16,7 +16,7 @@ from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
 from toolkit._combinators import NO_DEFAULT, core, default_of
-from toolkit._formats import FORMAT_EXAMPLES, check_format
+from toolkit._formats import FORMAT_EXAMPLES, check_format, ecma_regex
 
 __all__ = ["NO_VALUE", "core", "example", "pattern_example"]
 
@@ -145,10 +145,12 @@ def string_example(schema: Mapping[str, Any]) -> Any:
 
 def pattern_example(pattern: str, low: int = 0, high: int | None = None, fmt: str | None = None) -> Any:
     """A string matching ``pattern`` with a length in ``[low, high]``, or :data:`NO_VALUE`."""
+    compiled = ecma_regex(pattern)
     try:
-        compiled = re.compile(pattern, re.ASCII)
         parsed = sre_parse.parse(pattern)
-    except (re.error, TypeError, OverflowError):
+    except (re.error, TypeError, OverflowError, RecursionError):
+        return NO_VALUE
+    if compiled is None:
         return NO_VALUE
     seeds = [FORMAT_EXAMPLES[fmt]] if fmt in FORMAT_EXAMPLES else []
     for repeat in (1, 2, 3, 5, 8, 13, 21, 40):

@@ -20,29 +20,28 @@ import ipaddress
 import re
 from collections.abc import Callable
 
-__all__ = ["FORMAT_CHECKS", "FORMAT_EXAMPLES", "FORMAT_PHRASES", "check_format"]
+__all__ = ["FORMAT_CHECKS", "FORMAT_EXAMPLES", "FORMAT_PHRASES", "check_format", "ecma_regex"]
 
-_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$", re.ASCII)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 _TIME = r"(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?"
 _OFFSET = r"(?:[Zz]|[+-](\d{2}):(\d{2}))"
-_DATETIME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[Tt ]" + _TIME + _OFFSET + "$", re.ASCII)
-_TIME_RE = re.compile(r"^" + _TIME + _OFFSET + "?$", re.ASCII)
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", re.ASCII)
-_EMAIL = re.compile(r"^[^@\s\"(),:;<>\[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*$")
-_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*$")
-_URI_REF = re.compile(r"^[^\s<>\"{}|\\^`]*$")
+_DATETIME = re.compile(r"^(\d{4})-(\d{2})-(\d{2})[Tt ]" + _TIME + _OFFSET + r"\Z", re.ASCII)
+_TIME_RE = re.compile(r"^" + _TIME + _OFFSET + r"?\Z", re.ASCII)
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z", re.ASCII)
+_EMAIL = re.compile(r"^[^@\s\"(),:;<>\[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\Z")
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]*\Z")
+_URI_REF = re.compile(r"^[^\s<>\"{}|\\^`]*\Z")
 _HOSTNAME = re.compile(
-    r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+    r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\Z"
 )
-_DURATION = re.compile(r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$", re.ASCII)
+_DURATION = re.compile(r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?\Z", re.ASCII)
 
 
 def _date(value: str) -> bool:
-    match = _DATE.match(value)
-    if match is None:
+    if _DATE.fullmatch(value) is None:  # the shape first: fromisoformat alone also takes "20260807"
         return False
     try:
-        _dt.date(int(match[1]), int(match[2]), int(match[3]))
+        _dt.date.fromisoformat(value)
     except ValueError:
         return False
     return True
@@ -138,6 +137,34 @@ INTEGER_FORMATS: dict[str, tuple[int, int]] = {
     "int32": (-(2**31), 2**31 - 1),
     "int64": (-(2**63), 2**63 - 1),
 }
+
+
+def ecma_regex(pattern: str) -> re.Pattern[str] | None:
+    """Compile a JSON Schema (ECMA-262) ``pattern`` for Python, or ``None`` when Python cannot read it.
+
+    Two differences matter at the boundary: ``\\d`` and ``\\w`` are ASCII in ECMA (``re.ASCII``), and ``$``
+    means the end of the text, where Python's ``$`` also matches before a final newline (so ``"abc\\n"``
+    would pass ``^[a-z]+$``): an unescaped ``$`` outside a character class becomes ``\\Z``.
+    """
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "$" and not in_class:
+            out.append(r"\Z")
+            continue
+        out.append(char)
+    try:
+        return re.compile("".join(out), re.ASCII)
+    except (re.error, TypeError, OverflowError, RecursionError):
+        return None
 
 
 def check_format(name: str, value: str) -> bool:

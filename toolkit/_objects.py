@@ -14,13 +14,13 @@ The cleaned object is a new dict in the data's own key order, followed by defaul
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
 from toolkit._checks import MAX_DEPTH, Check, Run, short
 from toolkit._expected import Loc, describe
+from toolkit._formats import ecma_regex
 
 if TYPE_CHECKING:
     from toolkit._compile import Options
@@ -51,7 +51,7 @@ def object_check(
     required = tuple(r for r in schema.get("required") or () if isinstance(r, str))
     required_set = frozenset(required)
     defaults = {k: v for k, v in defaults.items() if k not in required_set}
-    compiled_patterns = [(re.compile(p), node) for p, node in patterns.items() if _compiles(p)]
+    compiled_patterns = [(regex, node) for p, node in patterns.items() if (regex := ecma_regex(p)) is not None]
     low, high = schema.get("minProperties", 0), schema.get("maxProperties")
     dependent = schema.get("dependentRequired") or {}
     null_as_absent = options.null_as_absent
@@ -109,14 +109,6 @@ def object_check(
         return out
 
     return check
-
-
-def _compiles(pattern: str) -> bool:
-    try:
-        re.compile(pattern)
-    except (re.error, TypeError):
-        return False
-    return True
 
 
 def _fill_defaults(out: dict[str, Any], defaults: dict[str, Any], dropped: list[str], loc: Loc, run: Run) -> None:
