@@ -505,3 +505,16 @@ def test_a_dollar_inside_a_character_class_stays_literal() -> None:
     tool = make_tool(obj({"price": {"type": "string", "pattern": "^[$][0-9]+$"}}))
     assert tool.validate({"price": "$5"}).ok
     assert not tool.validate({"price": "$5\n"}).ok
+
+
+def test_two_fields_sharing_a_ref_keep_their_own_descriptions() -> None:
+    shared = {"$defs": {"Count": {"type": "integer", "minimum": 1, "maximum": 9}}}
+    schema = obj(
+        {
+            "adults": {"$ref": "#/$defs/Count", "description": "Adults in the room, between 1 and 9."},
+            "nights": {"$ref": "#/$defs/Count", "description": "Nights to stay, from 1 to 9."},
+        },
+        **shared,
+    )
+    result = make_tool(schema).validate({"adults": 0, "nights": 10})
+    assert [(e.field, e.expected) for e in result.errors] == [("adults", "between 1 and 9"), ("nights", "from 1 to 9")]

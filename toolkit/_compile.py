@@ -109,7 +109,7 @@ class _Compiler:
     def __init__(self, root: Mapping[str, Any], options: Options) -> None:
         self.root = root
         self.options = options
-        self.cells: dict[str, list[Check]] = {}
+        self.cells: dict[tuple[str, str | None], list[Check]] = {}
 
     def compile(self, schema: Any, description: str | None = None) -> Check:
         if schema is True or schema == {}:
@@ -157,9 +157,10 @@ class _Compiler:
     def ref(self, ref: Any, description: str | None) -> Check:
         if not isinstance(ref, str):
             raise SchemaError(f"$ref must be a string, got {short(ref)}", slug="bad_ref")
-        cell = self.cells.get(ref)
+        key = (ref, description)  # the referring field's words go into the target's expected phrases
+        cell = self.cells.get(key)
         if cell is None:
-            cell = self.cells[ref] = [_identity]
+            cell = self.cells[key] = [_identity]
             cell[0] = self.compile(self.resolve(ref), description)
 
         def check(value: Any, loc: Loc, run: Run) -> Any:
