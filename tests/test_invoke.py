@@ -190,3 +190,26 @@ def test_pydantic_validation_errors_in_the_converter_become_field_errors() -> No
     (error,) = result.errors
     assert (error.field, error.code) == ("query", "domain_rule")
     assert "wildcards are not supported" in error.problem
+
+
+async def async_echo(query: str, limit: int) -> dict[str, Any]:
+    return {"query": query, "limit": limit}
+
+
+async def async_timeout(query: str, limit: int) -> None:
+    raise TimeoutError("upstream")
+
+
+def test_async_tools_run_to_completion() -> None:
+    assert make_tool(async_echo).call({"query": "q"}).data == {"query": "q", "limit": 20}
+    result = make_tool(async_timeout).call({"query": "q"})
+    assert (result.status, result.retryable) == ("timeout", True)
+
+
+def test_async_tools_run_inside_a_running_event_loop() -> None:
+    import asyncio
+
+    async def main() -> Any:
+        return make_tool(async_echo).call({"query": "q"})
+
+    assert asyncio.run(main()).data == {"query": "q", "limit": 20}

@@ -13,16 +13,19 @@
   transient failures (timeouts, connection errors), false otherwise, unless the exception carries its own
   ``retryable`` attribute.
 
-The return value is made JSON-able (dataclasses, pydantic models, dates, ``Decimal`` as a string so money
-keeps its digits, enums, sets, UUIDs); a :class:`ToolResult` returned by the tool is passed through, with the
-validation notices added.
+An ``async def`` tool is run to completion (see :func:`_settle`). The return value is made JSON-able
+(dataclasses, pydantic models, dates, ``Decimal`` as a string so money keeps its digits, enums, sets, UUIDs);
+a :class:`ToolResult` returned by the tool is passed through, with the validation notices added.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import dataclasses
 import datetime as _dt
 import enum
+import inspect
 import uuid
 from collections.abc import Mapping
 from decimal import Decimal
@@ -105,7 +108,7 @@ def _pydantic_error(detail: Mapping[str, Any]) -> FieldError:
 def _run(tool: Tool, kwargs: dict[str, Any]) -> ToolResult:
     assert tool.fn is not None
     try:
-        returned = tool.fn(**kwargs)
+        returned = _settle(tool.fn(**kwargs))
     except ToolkitError:
         raise
     except Exception as exc:
@@ -117,6 +120,19 @@ def _run(tool: Tool, kwargs: dict[str, Any]) -> ToolResult:
         return ToolResult("ok", data=to_jsonable(returned))
     except TypeError as exc:
         return ToolResult("error", message=str(exc), retryable=False)
+
+
+def _settle(returned: Any) -> Any:
+    """The value of an ``async def`` tool: run to completion here, or on a helper thread when this thread
+    already runs an event loop (a notebook), so :func:`call` stays synchronous either way."""
+    if not inspect.iscoroutine(returned):
+        return returned
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(returned)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolkit-async") as pool:
+        return pool.submit(asyncio.run, returned).result()
 
 
 def safe_message(exc: BaseException) -> str:
