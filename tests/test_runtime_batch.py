@@ -37,7 +37,7 @@ def test_third_of_five_failing_reports_four_succeeded_one_failed_and_a_hint_for_
 def test_stop_on_failure_skips_the_rest_and_names_them_for_retry() -> None:
     result = run_batch(USERS, invite, stop_on_failure=True)
     assert [i.status for i in result.items] == ["ok", "ok", "failed", "skipped", "skipped"]
-    assert result.summary == {"total": 5, "succeeded": 2, "failed": 1}
+    assert result.summary == {"total": 5, "succeeded": 2, "failed": 1, "skipped": 2}
     assert result.retry_ids == ("u_3", "u_4", "u_5")
 
 

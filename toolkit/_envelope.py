@@ -201,8 +201,16 @@ class BatchResult(_Envelope):
         return "partial" if self.succeeded else "error"
 
     @property
+    def skipped(self) -> tuple[BatchItem, ...]:
+        return tuple(i for i in self.items if i.status == "skipped")
+
+    @property
     def summary(self) -> dict[str, int]:
-        return {"total": len(self.items), "succeeded": len(self.succeeded), "failed": len(self.failed)}
+        """``total = succeeded + failed (+ skipped)``: the counts always add up, so the model can quote them."""
+        out = {"total": len(self.items), "succeeded": len(self.succeeded), "failed": len(self.failed)}
+        if self.skipped:
+            out["skipped"] = len(self.skipped)
+        return out
 
     @property
     def retry_ids(self) -> tuple[str, ...]:

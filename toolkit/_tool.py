@@ -20,6 +20,21 @@ if TYPE_CHECKING:
 
 __all__ = ["DomainCheck", "Rejection", "Tool", "Toolset", "build_tool"]
 
+_STAGES: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
+def _stage(module: str, name: str) -> Callable[..., Any]:
+    """A stage function, imported on first use and then looked up in one dict access (validate is hot)."""
+    try:
+        return _STAGES[module, name]
+    except KeyError:
+        import importlib
+
+        function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+        _STAGES[module, name] = function
+        return function
+
+
 DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 """A domain rule: receives structurally valid arguments (JSON values), yields field errors (→ ``rejected``)."""
 
@@ -92,18 +107,14 @@ class Tool:
     # -- behaviour, delegated ----------------------------------------------------------------------
     def validate(self, args: Any) -> ToolResult:
         """Check ``args`` (a dict or JSON text) strictly against ``args_schema``. Never raises for bad args."""
-        from toolkit._validation import validate
-
-        return validate(self, args)
+        return _stage("toolkit._validation", "validate")(self, args)
 
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.
 
         A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted).
         """
-        from toolkit._invoke import call
-
-        return call(self, args, context)
+        return _stage("toolkit._invoke", "call")(self, args, context)
 
     def with_policy(self, **changes: Any) -> Tool:
         """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`)."""
