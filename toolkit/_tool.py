@@ -107,14 +107,16 @@ class Tool:
     # -- behaviour, delegated ----------------------------------------------------------------------
     def validate(self, args: Any) -> ToolResult:
         """Check ``args`` (a dict or JSON text) strictly against ``args_schema``. Never raises for bad args."""
-        return _stage("toolkit._validation", "validate")(self, args)
+        result: ToolResult = _stage("toolkit._validation", "validate")(self, args)
+        return result
 
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.
 
         A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted).
         """
-        return _stage("toolkit._invoke", "call")(self, args, context)
+        result: ToolResult = _stage("toolkit._invoke", "call")(self, args, context)
+        return result
 
     def with_policy(self, **changes: Any) -> Tool:
         """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`)."""
