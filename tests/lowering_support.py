@@ -57,27 +57,46 @@ def output_values(schema: Any, key: str) -> list[Any]:
     return found
 
 
-def reachable(root: Mapping[str, Any], losses: tuple[Loss, ...]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Every input node the walker reads, with its JSON pointer; a ``$ref`` leads to its target's pointer."""
+def reachable(
+    root: Mapping[str, Any], losses: tuple[Loss, ...]
+) -> Iterator[tuple[str, Mapping[str, Any], tuple[str, ...]]]:
+    """Every input node the walker reads, with its JSON pointer and the pointers of the nodes it was reached
+    through (a ``$ref`` leads to its target's pointer; merged content may be reported at any of them)."""
     cut = {(loss.path, loss.keyword) for loss in losses}
     seen: set[str] = set()
-    stack: list[tuple[str, Any]] = [("", root)]
+    stack: list[tuple[str, Any, tuple[str, ...]]] = [("", root, ())]
     while stack:
-        path, node = stack.pop()
-        if not isinstance(node, Mapping) or path in seen or (path, "") in cut:
+        path, node, via = stack.pop()
+        if not isinstance(node, Mapping) or path in seen or (path, "") in cut or (path, "readOnly") in cut:
             continue
         seen.add(path)
-        yield path, node
-        stack.extend(_children(root, path, node, cut))
+        yield path, node, via
+        stack.extend((child, sub, (*via, path)) for child, sub in _children(root, path, node, cut, via))
 
 
-def _children(root: Mapping[str, Any], path: str, node: Mapping[str, Any], cut: set[tuple[str, str]]) -> list[Any]:
+def _children(
+    root: Mapping[str, Any], path: str, node: Mapping[str, Any], cut: set[tuple[str, str]], via: tuple[str, ...]
+) -> list[Any]:
+    where = (*via, path)
+    dropped = {
+        key
+        for key in node
+        if any((place, RENAMED.get(key, "")) in cut for place in where)
+        or (
+            key not in ("oneOf", "prefixItems")
+            and not (key == "items" and isinstance(node[key], list))
+            and any((place, key) in cut for place in where)
+        )
+    }
+    node = {key: value for key, value in node.items() if key not in dropped}  # reported whole
     out: list[tuple[str, Any]] = []
     if isinstance(node.get("properties"), Mapping):
         out += [(f"{path}/properties/{escape(str(k))}", v) for k, v in node["properties"].items()]
     if isinstance(node.get("items"), Mapping):
         out.append((f"{path}/items", node["items"]))
     for key in ("allOf", "anyOf", "oneOf", "prefixItems", "items"):
+        if key == "prefixItems" and isinstance(node.get("items"), Mapping):
+            continue  # replaced by items, reported whole
         if isinstance(node.get(key), list):
             out += [(f"{path}/{key}/{index}", sub) for index, sub in enumerate(node[key])]
     ref = node.get("$ref")
@@ -95,8 +114,17 @@ def unaccounted(root: Mapping[str, Any], schema: dict[str, Any], losses: tuple[L
     lost = {(loss.path, loss.keyword) for loss in losses}
     keys = output_keys(schema)
     missing: list[str] = []
-    for path, node in reachable(root, losses):
+    for path, node, via in reachable(root, losses):
         for key, value in node.items():
+            names = {key, RENAMED.get(key, key)}
+            if any((where, name) in lost for where in via for name in names) or any(
+                keyword == key and where.startswith(f"{path}/") for where, keyword in lost
+            ):
+                continue  # reported where the node was merged in, or on the branch it was moved into
+            if key == "required" and isinstance(value, list):
+                value = [name for name in value if (f"{path}/properties/{escape(name)}", "readOnly") not in lost]
+                if not value:
+                    continue  # requires nothing, or only read-only properties (reported with them)
             if key in SILENT_KEYWORDS or key in STRUCTURAL or str(key).startswith("x-") or (path, key) in lost:
                 continue
             if key == "readOnly":

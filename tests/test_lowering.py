@@ -135,9 +135,20 @@ def test_mutually_recursive_definitions_terminate() -> None:
     assert {loss.keyword for loss in lowered.losses} == {"$ref"}
 
 
-def test_exponential_inlining_is_refused_not_attempted() -> None:
+def test_exponential_inlining_lowers_that_parameter_less_deeply_with_a_loss() -> None:
+    schema = _node_schema(10)
+    schema["properties"]["other"] = {"$ref": "#/$defs/Other"}
+    schema["$defs"]["Other"] = {"type": "object", "properties": {"next": {"$ref": "#/$defs/Other"}}}
+    lowered = lower(schema, max_depth=8)
+    assert ("/properties/root", "$ref", 2) in [(loss.path, loss.keyword, loss.value) for loss in lowered.losses]
+    assert _depth(lowered.schema["properties"]["root"]) == 3
+    assert _depth(lowered.schema["properties"]["other"]) == 9
+
+
+def test_a_parameter_too_large_even_without_references_is_refused() -> None:
+    wide = {"type": "object", "properties": {f"p{index}": {"type": "string"} for index in range(10_001)}}
     with pytest.raises(SchemaError) as caught:
-        lower(_node_schema(10), max_depth=8)
+        lower({"type": "object", "properties": {"wide": wide}})
     assert caught.value.slug == "schema_too_large"
 
 

@@ -26,7 +26,7 @@ __all__ = ["DEFAULT_MAX_DEPTH", "DIALECTS", "Lowered", "lower"]
 
 DEFAULT_MAX_DEPTH = 8
 MAX_NESTING = 64
-MAX_NODES = 200_000
+MAX_NODES = 10_000  # input nodes visited per top-level parameter
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Draft", "LoseFn", "allows_null", "copy_draft", "merge_into"]
+__all__ = ["MAX_CROSS", "Draft", "LoseFn", "allows_null", "copy_draft", "merge_into"]
 
 Draft = dict[str, Any]
 LoseFn = Callable[[str, str, Any, str], None]
@@ -31,6 +31,7 @@ _TIGHTEST: dict[str, Callable[[Any, Any], Any]] = {
     "maxProperties": min,
 }
 _FIRST_WINS = frozenset({"description", "default", "propertyOrdering", "$path"})
+MAX_CROSS = 64
 _ANNOTATIONS = frozenset({"description", "default"})
 
 
@@ -53,8 +54,6 @@ def copy_draft(value: Any) -> Any:
 def merge_into(target: Draft, other: Draft, path: str, lose: LoseFn) -> None:
     """Merge ``other`` into ``target`` in place (``allOf`` semantics); ``path`` locates reported conflicts."""
     nullable = allows_null(target) and allows_null(other)
-    if len(target) == 1 and "$path" in other:  # nothing of its own yet: the node *is* what it refers to
-        target["$path"] = other["$path"]
     for key, value in other.items():
         if key not in target:
             target[key] = value
@@ -113,6 +112,21 @@ def _merge_enum(target: Draft, key: str, value: Any, path: str, lose: LoseFn) ->
         lose(path, "enum", value, f"enum lists share no value; kept {target[key]!r}")
 
 
+def _merge_any_of(target: Draft, key: str, value: Any, path: str, lose: LoseFn) -> None:
+    """Both sides are unions: a value must match a branch of each, so every pair of branches is merged."""
+    first: list[Draft] = target[key]
+    if len(first) * len(value) > MAX_CROSS:
+        lose(path, key, [draft.get("$path") for draft in value], f"two unions need over {MAX_CROSS} branches")
+        return
+    pairs = []
+    for left in first:
+        for right in value:
+            both = copy_draft(left)
+            merge_into(both, copy_draft(right), path, lose)
+            pairs.append(both)
+    target[key] = pairs
+
+
 def _merge_read_only(target: Draft, key: str, value: Any, path: str, lose: LoseFn) -> None:
     target[key] = bool(target[key]) or bool(value)
 
@@ -130,4 +144,5 @@ _MERGERS: dict[str, Callable[[Draft, str, Any, str, LoseFn], None]] = {
     "$readOnlyNames": _merge_union,
     "enum": _merge_enum,
     "$readOnly": _merge_read_only,
+    "anyOf": _merge_any_of,
 }

@@ -15,9 +15,12 @@ Decisions a reader should know:
   More than ``max_depth`` nested references on one path are cut: the node keeps only the target's type and
   a :class:`~toolkit.Loss` says so (this is how recursive schemas end). Losses inside a referenced
   definition point at the definition (``/$defs/Name/...``) and are reported once.
-* Plain nesting deeper than ``max_nesting`` levels is cut the same way (no ``RecursionError``), and a
-  schema that inlines to more than ``max_nodes`` nodes raises ``SchemaError`` (slug ``schema_too_large``)
-  rather than growing without bound.
+* Plain nesting deeper than ``max_nesting`` levels is cut the same way (no ``RecursionError``).
+* Inlining can grow exponentially (a definition that refers to another one ten times, eight levels deep).
+  Each top-level parameter may visit at most ``max_nodes`` input nodes; a parameter that needs more is
+  lowered again with half the reference depth (8, 4, 2, 1, 0) and a loss records the depth it got. The
+  budget is per parameter, so one parameter's result never depends on its siblings. Anything else that
+  grows past the budget raises ``SchemaError`` (slug ``schema_too_large``).
 * Keywords that never constrain a value and have no place in a declaration are consumed without a loss:
   ``title`` (pydantic puts one on every field), ``$schema``, ``$id``, ``$anchor``, ``$dynamicAnchor``,
   ``$vocabulary``, ``$defs``/``definitions`` (inlined where referenced) and vendor extensions ``x-*``.
@@ -28,8 +31,8 @@ Decisions a reader should know:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
+from itertools import islice
 from typing import Any, ClassVar, NamedTuple
 from urllib.parse import unquote
 
@@ -41,6 +44,13 @@ from toolkit._lowering._merge import Draft, merge_into
 __all__ = ["Site", "Walker"]
 
 KeywordMethod = Callable[["Walker", str, Any, "Site"], None]
+
+
+WORK_FACTOR = 10
+
+
+class _TooLarge(SchemaError):
+    """Raised inside the walker when a node budget runs out; callers may retry with a smaller depth."""
 
 
 class Site(NamedTuple):
@@ -69,6 +79,8 @@ class Walker:
         self.max_nesting = max_nesting
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.work = 0
+        self.in_parameter = False
         self.refs: list[str] = []
         self.losses: dict[tuple[str, str, str], Loss] = {}
 
@@ -83,6 +95,16 @@ class Walker:
     def run(self) -> tuple[dict[str, Any], tuple[Loss, ...]]:
         schema = self.finish(self.node(self.root, "", 0))
         return schema, tuple(self.losses.values())
+
+    def spend(self) -> None:
+        """Count one unit of work (a node read or finished); the whole lowering gets ``WORK_FACTOR`` budgets."""
+        self.work += 1
+        if self.work > self.max_nodes * WORK_FACTOR:
+            raise SchemaError(
+                f"lowering this schema needs more than {self.max_nodes * WORK_FACTOR} steps; it inlines too much "
+                "(self-references through anyOf or allOf at the top level?): split it or lower max_depth",
+                slug="schema_too_large",
+            )
 
     def lose(self, path: str, keyword: str, value: Any, reason: str) -> None:
         self.losses.setdefault((path, keyword, reason), Loss(path, keyword, value, reason))
@@ -105,9 +127,11 @@ class Walker:
             self.lose(path, "", "...", f"nesting deeper than {self.max_nesting} levels is cut here")
             return out
         self.nodes += 1
+        self.spend()
         if self.nodes > self.max_nodes:
-            raise SchemaError(
-                f"the schema inlines to more than {self.max_nodes} nodes; lower max_depth or split the schema",
+            raise _TooLarge(
+                f"the schema at {path or 'the root'} inlines to more than {self.max_nodes} nodes even without "
+                "inlining references; split it into smaller parameters",
                 slug="schema_too_large",
             )
         site = Site(schema, path, nesting, out)
@@ -164,14 +188,18 @@ class Walker:
         out = site.out
         if "enum" in out and value not in out["enum"]:
             self.lose(site.path, "enum", out["enum"], "const is not among the enum values; the const is kept")
-        if value is None or isinstance(value, str):
+        if isinstance(value, str):
             out["enum"] = [value]
-            out.setdefault("type", json_type(value))
+            out.setdefault("type", "STRING")
             return
-        out["enum"] = [json.dumps(value, sort_keys=True)]
-        out["type"] = "STRING"
-        reason = f"sent as a one-value STRING enum (the value is {json_type(value).lower()}); the validator keeps it"
-        self.lose(site.path, key, value, reason)
+        if value is None:
+            out["type"] = "NULL"
+            self.lose(site.path, key, value, "the subset has no null type: const null is sent as a nullable STRING")
+            return
+        out["enum"] = [value]  # the dialect decides how a non-string value travels
+        out["$const"] = True
+        if "type" not in out and "anyOf" not in out:
+            out["type"] = json_type(value)
 
     def kw_description(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, str):
@@ -206,7 +234,10 @@ class Walker:
         properties: dict[str, Draft] = {}
         for name, sub in value.items():
             where = f"{site.path}/properties/{escape(str(name))}"
-            draft = self.node(sub, where, site.nesting + 1)
+            if self.in_parameter:
+                draft = self.node(sub, where, site.nesting + 1)
+            else:
+                draft = self.parameter(sub, where, site.nesting + 1)
             if draft.pop("$readOnly", False):
                 self.lose(where, "readOnly", True, "a read-only property is not offered to the model")
                 site.out.setdefault("$readOnlyNames", []).append(str(name))
@@ -217,7 +248,8 @@ class Walker:
     def kw_required(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
             raise bad(site.path, key, f"is {value!r}; use a list of property names")
-        site.out["required"] = list(dict.fromkeys(value))
+        if value:  # an empty list requires nothing: there is nothing to carry
+            site.out["required"] = list(dict.fromkeys(value))
 
     def kw_items(self, key: str, value: Any, site: Site) -> None:
         if isinstance(value, list):  # draft-07 tuple form
@@ -248,10 +280,13 @@ class Walker:
     def kw_prefix_items(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, list):
             raise bad(site.path, key, f"is a {type(value).__name__}; use a list of schemas")
-        self.lose(site.path, key, value, "positional item schemas are sent as one anyOf for every item")
         path, nesting = site.path, site.nesting
+        if key == "prefixItems" and isinstance(site.schema.get("items"), Mapping):
+            self.lose(path, key, value, "positional item schemas are not sent; every item is sent as items")
+            return
+        self.lose(path, key, value, "positional item schemas are sent as one anyOf for every item")
         branches = [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
-        if branches and not (key == "prefixItems" and isinstance(site.schema.get("items"), Mapping)):
+        if branches:
             site.out["items"] = branches[0] if len(branches) == 1 else {"$path": path, "anyOf": branches}
 
     def kw_ref(self, key: str, value: Any, site: Site) -> None:
@@ -269,6 +304,7 @@ class Walker:
             draft = self.node(target, where, site.nesting + 1)
         finally:
             self.refs.pop()
+        adopt(site, key, draft)
         merge_into(site.out, draft, site.path, self.lose)
 
     def kw_all_of(self, key: str, value: Any, site: Site) -> None:
@@ -280,7 +316,7 @@ class Walker:
 
     def kw_one_of(self, key: str, value: Any, site: Site) -> None:
         branches = self.branches(key, value, site)
-        if sum(1 for draft in branches if draft.get("type") != "NULL") > 1:
+        if sum(1 for draft in branches if not _only_null(draft)) > 1:
             self.lose(site.path, key, value, REASONS["oneOf"])
         self.union(branches, site)
 
@@ -292,6 +328,26 @@ class Walker:
         self.lose(site.path, key, value, REASONS.get(key, "the subset has no such keyword"))
 
     # -- shared steps ----------------------------------------------------------------------------------
+    def parameter(self, schema: Any, path: str, nesting: int) -> Draft:
+        """Lower one top-level property within its own node budget, halving the reference depth until it fits."""
+        limit, mark, depth = self.max_depth, len(self.losses), self.max_depth
+        while True:
+            self.nodes, self.max_depth, self.in_parameter = 0, depth, True
+            try:
+                draft = self.node(schema, path, nesting)
+                break
+            except _TooLarge:
+                if depth == 0:
+                    raise
+                self.losses = dict(islice(self.losses.items(), mark))
+                depth //= 2
+            finally:
+                self.max_depth, self.in_parameter = limit, False
+        if depth < limit:
+            reason = f"references inlined only {depth} deep to stay under {self.max_nodes} schema nodes"
+            self.lose(path, "$ref", depth, reason)
+        return draft
+
     def branches(self, key: str, value: Any, site: Site) -> list[Draft]:
         if not isinstance(value, list) or not value:
             raise bad(site.path, key, f"is {value!r}; use a non-empty list of schemas")
@@ -301,21 +357,21 @@ class Walker:
     def union(self, branches: list[Draft], site: Site) -> None:
         """Attach ``anyOf`` branches: null branches become ``nullable``, a single branch merges in."""
         out, path = site.out, site.path
-        rest = [draft for draft in branches if draft.get("type") != "NULL"]
+        rest = [draft for draft in branches if not _only_null(draft)]
         nullable = len(rest) < len(branches)
         if len(rest) == 1:
             if nullable:
                 rest[0]["nullable"] = True
+            adopt(site, "anyOf" if "anyOf" in site.schema else "oneOf", rest[0])
             merge_into(out, rest[0], path, self.lose)
         elif not rest:
-            merge_into(out, {"$path": path, "type": "NULL"}, path, self.lose)
-        elif "anyOf" in out:
-            self.lose(path, "anyOf", [draft["$path"] for draft in rest], "a second union on one node is not sent")
+            for draft in branches:
+                merge_into(out, draft, path, self.lose)
         else:
             if nullable:
                 for draft in rest:
                     draft["nullable"] = True
-            out["anyOf"] = rest
+            merge_into(out, {"$path": path, "anyOf": rest}, path, self.lose)
 
     def resolve(self, ref: Any, path: str) -> tuple[str, Any]:
         """Find a local ``$ref`` target; returns its JSON pointer and the node."""
@@ -341,6 +397,20 @@ class Walker:
             else:
                 raise SchemaError(f"$ref {ref!r} at {where} points to nothing", slug="unresolved_ref")
         return pointer, node
+
+
+_NULL_KEYS = frozenset({"$path", "type", "description", "default", "nullable"})
+
+
+def _only_null(draft: Draft) -> bool:
+    """A branch that accepts exactly ``null`` (and says nothing else that would be lost by folding it)."""
+    return draft.get("type") == "NULL" and draft.keys() <= _NULL_KEYS
+
+
+def adopt(site: Site, key: str, draft: Draft) -> None:
+    """A node that says nothing but ``key`` *is* what it refers to: report its losses at the definition."""
+    if len(site.out) == 1 and all(name == key or KEYWORDS.get(name) == "silent" for name in site.schema):
+        site.out["$path"] = draft["$path"]
 
 
 def _build_dispatch(cls: type[Walker]) -> dict[str, KeywordMethod]:

@@ -96,7 +96,9 @@ class GeminiWalker(Walker):
 
     def finish(self, draft: Draft) -> dict[str, Any]:
         """Turn a draft into a node of the subset (recursively), reporting what has to change."""
+        self.spend()
         path: str = draft.pop("$path", "")
+        const = draft.pop("$const", False)
         if draft.pop("$readOnly", False):
             self.lose(path, "readOnly", True, "readOnly outside a property has no effect on arguments")
         if "anyOf" in draft:
@@ -111,7 +113,7 @@ class GeminiWalker(Walker):
             draft["type"] = "STRING"
             draft["nullable"] = True
         if "enum" in draft:
-            self._finish_enum(draft, path)
+            self._finish_enum(draft, path, "const" if const else "enum")
         if "properties" in draft:
             draft["properties"] = {name: self.finish(sub) for name, sub in draft["properties"].items()}
         if "items" in draft:
@@ -148,26 +150,37 @@ class GeminiWalker(Walker):
         siblings = {key: value for key, value in draft.items() if not key.startswith("$")}
         names = draft.get("$readOnlyNames")
         out: list[dict[str, Any]] = []
+        used: set[str] = {"default"}  # default is checked on its own below
+        default_placed = False
         for branch in branches:
             kind = branch.get("type")
             extra = {k: v for k, v in siblings.items() if kind is None or kind in _APPLIES.get(k, (kind,))}
-            if "default" in extra and not _fits(extra["default"], kind):
-                del extra["default"]
+            used.update(extra)
+            if "default" in extra:
+                if _fits(extra["default"], kind):
+                    default_placed = True
+                else:
+                    del extra["default"]
             if names and kind in (None, "OBJECT"):
                 extra["$readOnlyNames"] = names
             if extra:
                 merge_into(branch, copy_draft(extra), path, self.lose)
+                if extra.keys() - {"default"}:
+                    branch["$path"] = path  # it now mixes the union's own keywords: report at the union
             if nullable:
                 branch["nullable"] = True
             out.append(self.finish(branch))
-        if "default" in siblings and not any(_fits(siblings["default"], branch.get("type")) for branch in out):
+        for key in [key for key in siblings if key not in used]:
+            self.lose(path, key, siblings[key], f"{key} applies to none of the anyOf branch types")
+        if "default" in siblings and not default_placed:
             self.lose(path, "default", siblings["default"], "no branch of the anyOf accepts the default")
-        result: dict[str, Any] = {"anyOf": out}
+        unique = [branch for index, branch in enumerate(out) if branch not in out[:index]]
+        result: dict[str, Any] = unique[0] if len(unique) == 1 else {"anyOf": unique}
         if description is not None:
             result["description"] = description
         return result
 
-    def _finish_enum(self, draft: Draft, path: str) -> None:
+    def _finish_enum(self, draft: Draft, path: str, keyword: str) -> None:
         values: list[Any] = draft["enum"]
         if None in values:
             values = [value for value in values if value is not None]
@@ -183,7 +196,7 @@ class GeminiWalker(Walker):
         reason = "the subset's enum holds strings: values sent as strings; the validator keeps the originals"
         if draft["type"] != "STRING":
             reason += f" (the node is sent as STRING instead of {draft['type']})"
-        self.lose(path, "enum", values, reason)
+        self.lose(path, keyword, values[0] if keyword == "const" else values, reason)
         if draft["type"] != "STRING":
             for keyword in _NOT_FOR_STRINGS:
                 if keyword in draft:
