@@ -119,7 +119,9 @@ REASONS = {
 
 def escape(token: str) -> str:
     """Escape one JSON pointer reference token (RFC 6901)."""
-    return token.replace("~", "~0").replace("/", "~1")
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
 
 
 def bad(path: str, keyword: str, message: str) -> SchemaError:

@@ -80,6 +80,7 @@ class Walker:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.work = 0
+        self.max_work = max_nodes * WORK_FACTOR
         self.in_parameter = False
         self.refs: list[str] = []
         self.losses: dict[tuple[str, str, str], Loss] = {}
@@ -99,9 +100,9 @@ class Walker:
     def spend(self) -> None:
         """Count one unit of work (a node read or finished); the whole lowering gets ``WORK_FACTOR`` budgets."""
         self.work += 1
-        if self.work > self.max_nodes * WORK_FACTOR:
+        if self.work > self.max_work:
             raise SchemaError(
-                f"lowering this schema needs more than {self.max_nodes * WORK_FACTOR} steps; it inlines too much "
+                f"lowering this schema needs more than {self.max_work} steps; it inlines too much "
                 "(self-references through anyOf or allOf at the top level?): split it or lower max_depth",
                 slug="schema_too_large",
             )
@@ -127,7 +128,9 @@ class Walker:
             self.lose(path, "", "...", f"nesting deeper than {self.max_nesting} levels is cut here")
             return out
         self.nodes += 1
-        self.spend()
+        self.work += 1
+        if self.work > self.max_work:
+            self.spend()
         if self.nodes > self.max_nodes:
             raise _TooLarge(
                 f"the schema at {path or 'the root'} inlines to more than {self.max_nodes} nodes even without "
@@ -151,6 +154,9 @@ class Walker:
 
     # -- carried keywords ------------------------------------------------------------------------------
     def kw_type(self, key: str, value: Any, site: Site) -> None:
+        if value.__class__ is str and value in TYPES:  # the common case, fast
+            site.out["type"] = TYPES[value]
+            return
         names = [value] if isinstance(value, str) else value
         if not isinstance(names, list) or not names or any(not isinstance(n, str) or n not in TYPES for n in names):
             raise bad(site.path, key, f"is {value!r}; use one of {sorted(TYPES)} or a non-empty list of them")
@@ -233,7 +239,7 @@ class Walker:
             raise bad(site.path, key, f"is a {type(value).__name__}; use an object of schemas")
         properties: dict[str, Draft] = {}
         for name, sub in value.items():
-            where = f"{site.path}/properties/{escape(str(name))}"
+            where = f"{site.path}/properties/{escape(name) if isinstance(name, str) else escape(str(name))}"
             if self.in_parameter:
                 draft = self.node(sub, where, site.nesting + 1)
             else:
