@@ -93,3 +93,18 @@ def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Pa
 
 def test_corpus_sweep_covers_the_whole_corpus(corpus_dir: Path) -> None:
     assert len(SPECS) >= 26
+
+
+@pytest.mark.timeout(60)
+def test_stripe_bodies_are_refused_only_when_they_carry_fields(corpus_dir: Path) -> None:
+    """Stripe gives every operation a form body, empty on reads: those are tools, forms with fields are not."""
+    root = load_document(corpus_dir / "stripe.json").root
+    toolset = tk.from_openapi(corpus_dir / "stripe.json", "stripe", select="all")
+    form_refused = {(r.method, r.path) for r in toolset.rejected if r.slug == "form_body"}
+    assert form_refused
+    for method, path in form_refused:
+        (media,) = root["paths"][path][method.lower()]["requestBody"]["content"].values()
+        assert media["schema"].get("properties"), (method, path)
+    reads = [tool for tool in toolset if tool.method == "GET"]
+    assert reads
+    assert all(any(loss.keyword == "requestBody" for loss in tool.contract.source_losses) for tool in reads)

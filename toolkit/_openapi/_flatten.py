@@ -5,7 +5,8 @@ its properties hoisted to the top level when the body is a plain object whose pr
 parameter, otherwise the whole body under ``body``. Cookie parameters are left out; credentials never reach
 the model (parameters implementing an ``apiKey`` security scheme, and ``Authorization``; ``Accept`` and
 ``Content-Type`` headers are ignored as OpenAPI says). Bodies must be JSON: multipart, form and binary bodies
-are refused. Argument names are sanitised (see :mod:`toolkit._openapi._naming`) and every rename is bound
+that carry fields are refused, while a body that carries none (whatever its media type) is ignored with a loss.
+Argument names are sanitised (see :mod:`toolkit._openapi._naming`) and every rename is bound
 back to its original name and reported as a loss with the keyword ``name``.
 """
 
@@ -94,7 +95,7 @@ def flatten(candidate: Candidate, ctx: SpecContext) -> Flat:
     for parameter in parameters:
         _add_parameter(builder, parameter)
     if body is not None:
-        _add_body(builder, ctx.resolver.deref(body))
+        _add_body(builder, ctx.resolver.deref(body), candidate.method)
     defs, def_losses = ctx.resolver.closure(sorted(builder.roots))
     schema: dict[str, Any] = {"type": "object", "properties": builder.properties}
     if builder.required:
@@ -200,13 +201,17 @@ def _parameter_schema(ctx: SpecContext, parameter: Mapping[str, Any]) -> Any:
 
 
 # -- body --------------------------------------------------------------------------------------------------
-def _add_body(builder: _Builder, request: Any) -> None:
+def _add_body(builder: _Builder, request: Any, method: str) -> None:
     if not isinstance(request, dict) or not isinstance(request.get("content", {}), dict):
         raise Refusal("bad_request_body", "the requestBody is not an object with a `content` map")
     content = request.get("content") or {}
     if not content:
         return
-    media = _json_media(content)
+    media, refusal = _choose_media(content)
+    if _ignore_empty(builder, media, content[media], method):
+        return
+    if refusal is not None:
+        raise refusal
     raw = builder.ctx.resolver.deref(content[media])
     raw_schema = raw.get("schema", {}) if isinstance(raw, dict) else {}
     required = request.get("required") is True
@@ -228,19 +233,65 @@ def _add_body(builder: _Builder, request: Any) -> None:
             builder.required.append("body")
 
 
-def _json_media(content: Mapping[str, Any]) -> str:
+def _choose_media(content: Mapping[str, Any]) -> tuple[str, Refusal | None]:
+    """The media type the body is read from (JSON when offered, else the first) and, when that is not JSON,
+    the refusal it earns should the body carry fields."""
     kinds = {str(k).split(";")[0].strip().lower(): k for k in content}
     for kind, key in kinds.items():
         if kind in ("application/json", "*/*", "application/*", "text/json") or kind.endswith("+json"):
-            return str(key)
-    first = next(iter(kinds))
+            return str(key), None
+    first, key = next(iter(kinds.items()))
+    message = f"the request body is {first}; only JSON bodies can be tool arguments"
     if first.startswith("multipart/"):
-        raise Refusal("multipart_body", f"the request body is {first}; only JSON bodies can be tool arguments")
+        return str(key), Refusal("multipart_body", message)
     if first == "application/x-www-form-urlencoded":
-        raise Refusal("form_body", f"the request body is {first}; only JSON bodies can be tool arguments")
+        return str(key), Refusal("form_body", message)
     if first in _BINARY_TYPES or first.startswith(_BINARY_PREFIXES):
-        raise Refusal("binary_body", f"the request body is {first}; only JSON bodies can be tool arguments")
-    raise Refusal("unsupported_media_type", f"the request body is {first}; only JSON bodies can be tool arguments")
+        return str(key), Refusal("binary_body", message)
+    return str(key), Refusal("unsupported_media_type", message)
+
+
+_BODYLESS_METHODS = frozenset({"GET", "HEAD", "DELETE"})
+_EMPTY_BODY_KEYS = frozenset(
+    {"type", "properties", "required", "additionalProperties", "description", "title", "example", "examples"}
+    | {"nullable", "deprecated", "externalDocs", "xml", "default"}
+)
+_MEDIA_LABELS = {"application/x-www-form-urlencoded": "form", "multipart/form-data": "multipart"}
+
+
+def _ignore_empty(builder: _Builder, media_type: str, media_object: Any, method: str) -> bool:
+    """Leave out a request body that carries no fields, recording a loss; say if it did.
+
+    A body carries no fields when its schema is an object with no properties, no required names and
+    ``additionalProperties: false`` — whatever the media type (Stripe gives every GET such a form body). On
+    GET, HEAD and DELETE, where content has no defined meaning (RFC 9110 §9.3), an open object with no
+    declared properties is left out too; elsewhere that is a free-form map, which does carry fields."""
+    resolver = builder.ctx.resolver
+    try:
+        media = resolver.deref(media_object)
+        schema = media.get("schema") if isinstance(media, dict) else None
+        if isinstance(schema, dict) and set(schema) <= {"$ref", "description", "summary"}:
+            schema = resolver.deref(schema)  # a 3.1 $ref with other siblings is not just its target
+    except Refusal:
+        return False  # a broken reference is reported where the body is read, or by the media refusal
+    if not _no_fields(schema, open_allowed=method in _BODYLESS_METHODS):
+        return False
+    kind = media_type.split(";")[0].strip().lower()
+    label = _MEDIA_LABELS.get(kind, "JSON" if kind.endswith("json") else "request")
+    builder.losses.append(Loss("", "requestBody", kind, f"empty {label} body ignored: its schema has no fields"))
+    return True
+
+
+def _no_fields(schema: Any, *, open_allowed: bool) -> bool:
+    """True for an object schema that declares no property, requires none and admits no other field."""
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return False
+    if schema.get("properties") or schema.get("required"):
+        return False
+    if any(key not in _EMPTY_BODY_KEYS and not key.startswith("x-") for key in schema):
+        return False
+    extra = schema.get("additionalProperties", True)
+    return extra is False or (open_allowed and extra in (True, {}))
 
 
 def _hoist(builder: _Builder, schema: Any, *, required: bool, keep: frozenset[str]) -> bool:

@@ -11,9 +11,9 @@ __all__ = ["SLUGS", "Refusal"]
 SLUGS: dict[str, str] = {
     "missing_operation_id": "the operation has no operationId and the extension names no tool",
     "duplicate_operation_id": "two operations share one operationId",
-    "missing_description": "no description anywhere (extension, overrides, description or summary)",
-    "multipart_body": "the request body is multipart/form-data",
-    "form_body": "the request body is application/x-www-form-urlencoded",
+    "missing_description": "no description anywhere (extension, overrides, operation or path item)",
+    "multipart_body": "the request body is multipart/form-data with fields",
+    "form_body": "the request body is an application/x-www-form-urlencoded form with fields",
     "binary_body": "the request body is binary (octet-stream, images, files)",
     "unsupported_media_type": "the request body has no JSON media type",
     "name_too_long": "the tool name is longer than 128 characters",
