@@ -186,10 +186,14 @@ def _tool(candidate: Candidate, name: str, ctx: SpecContext, dialect: str, check
 
 
 def _description(candidate: Candidate) -> str:
+    """The first non-blank of: extension/overrides, the operation's description and summary, then the path
+    item's (which OpenAPI says apply to all operations of the path)."""
     for text in (
         candidate.options.description,
         candidate.operation.get("description"),
         candidate.operation.get("summary"),
+        candidate.path_item.get("description"),
+        candidate.path_item.get("summary"),
     ):
         if isinstance(text, str) and text.strip():
             return text.strip()
