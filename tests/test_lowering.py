@@ -245,3 +245,13 @@ def test_json_schema_dialect_reports_what_json_cannot_carry() -> None:
     lowered = lower(schema, dialect="json_schema")
     assert lowered.schema == {"type": "object", "properties": {"a": {"enum": [1, 2]}}, "3": {}}
     assert [(loss.path, loss.keyword) for loss in lowered.losses] == [("/properties/a/maximum", "maximum"), ("", "3")]
+
+
+def test_lowered_output_shares_no_containers_with_the_input() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": {"type": "string"}, "default": ["a"]}},
+    }
+    lowered = lower(schema)
+    lowered.schema["properties"]["tags"]["default"].append("b")
+    assert schema["properties"]["tags"]["default"] == ["a"]

@@ -39,7 +39,7 @@ from urllib.parse import unquote
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._keywords import KEYWORDS, LATE, REASONS, TYPES, bad, count, escape, json_type, number
-from toolkit._lowering._merge import Draft, merge_into
+from toolkit._lowering._merge import Draft, copy_draft, merge_into
 
 __all__ = ["Site", "Walker"]
 
@@ -213,7 +213,7 @@ class Walker:
         site.out["description"] = value
 
     def kw_default(self, key: str, value: Any, site: Site) -> None:
-        site.out["default"] = value
+        site.out["default"] = copy_draft(value)  # the output never shares containers with the input
 
     def kw_format(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, str):
