@@ -6,18 +6,20 @@ parameter, otherwise the whole body under ``body``. Cookie parameters are left o
 the model (parameters implementing an ``apiKey`` security scheme, and ``Authorization``; ``Accept`` and
 ``Content-Type`` headers are ignored as OpenAPI says). Bodies must be JSON: multipart, form and binary bodies
 that carry fields are refused, while a body that carries none (whatever its media type) is ignored with a loss.
-Argument names are sanitised (see :mod:`toolkit._openapi._naming`) and every rename is bound
-back to its original name and reported as a loss with the keyword ``name``.
+Argument names are sanitised (see :mod:`toolkit._openapi._naming`) and every rename is bound back to its original
+name and reported as a loss with the keyword ``name``. Parameters of different locations that share a name are
+told apart by a location prefix (``query_path``, decided by location, never by order); two of one location that
+sanitise alike are refused.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit._contract import Loss
-from toolkit._openapi._naming import argument_name
+from toolkit._openapi._naming import MAX_ARG, argument_name
 from toolkit._openapi._normalise import normalise
 from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import Refusal
@@ -63,15 +65,18 @@ class _Builder:
     losses: list[Loss] = field(default_factory=list)
     roots: set[str] = field(default_factory=set)
 
-    def add(self, original: str, location: str, schema: Any, *, required: bool) -> None:
-        name = argument_name(original)
+    def add(self, original: str, location: str, schema: Any, *, required: bool, name: str | None = None) -> None:
+        name = name or argument_name(original)
         if name in self.properties:
             first = self.binding[name] if "." in self.binding[name] else f"{self.binding[name]}.{name}"
             raise Refusal("argument_collision", f"arguments {first} and {location}.{original} are both {name!r}")
         self.properties[name] = schema
         self.binding[name] = location if name == original and location != "body" else f"{location}.{original}"
         if name != original:
-            self.losses.append(Loss(f"/properties/{name}", "name", original, f"renamed from {original!r} ({location})"))
+            reason = f"renamed from {original!r} ({location})"
+            if name.startswith(f"{location}_") and name != argument_name(original):
+                reason += ": a parameter in another location has that name"
+            self.losses.append(Loss(f"/properties/{name}", "name", original, reason))
         if required:
             self.required.append(name)
 
@@ -92,8 +97,10 @@ def flatten(candidate: Candidate, ctx: SpecContext) -> Flat:
     if ctx.swagger2:
         consumes = candidate.operation.get("consumes") or ctx.consumes
         body, parameters = body_from_v2(parameters, consumes if isinstance(consumes, list) else [])
-    for parameter in parameters:
-        _add_parameter(builder, parameter)
+    entries = [_prepared(ctx, parameter) for parameter in parameters]
+    names = _parameter_names(entries)
+    for entry in entries:
+        _add_parameter(builder, entry, names)
     if body is not None:
         _add_body(builder, ctx.resolver.deref(body), candidate.method)
     defs, def_losses = ctx.resolver.closure(sorted(builder.roots))
@@ -142,27 +149,73 @@ class _Prepared:
 
     original: str
     location: str
+    name: str
+    """The sanitised argument name (the original for a parameter left out)."""
     schema: Any
     required: bool
     losses: tuple[Loss, ...]
     roots: frozenset[str]
 
 
-def _add_parameter(builder: _Builder, parameter: Mapping[str, Any]) -> None:
-    cache = builder.ctx.prepared
-    entry = cache.get(id(parameter))
+def _prepared(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
+    entry = ctx.prepared.get(id(parameter))
     if entry is None:
         try:
-            entry = _prepare(builder.ctx, parameter)
+            entry = _prepare(ctx, parameter)
         except Refusal as refusal:
             entry = refusal
-        cache[id(parameter)] = entry
+        ctx.prepared[id(parameter)] = entry
     if isinstance(entry, Refusal):
         raise Refusal(entry.slug, entry.message)
-    builder.losses.extend(entry.losses)
-    if entry.schema is not _LEFT_OUT:
-        builder.roots.update(entry.roots)
-        builder.add(entry.original, entry.location, entry.schema, required=entry.required)
+    assert isinstance(entry, _Prepared)
+    return entry
+
+
+_RANK = {"path": 0, "query": 1, "header": 2}
+
+
+def _parameter_names(entries: Sequence[_Prepared]) -> dict[tuple[str, str], str]:
+    """Each parameter's argument name, keyed by (location, original name).
+
+    OpenAPI tells parameters apart by name *and* location, so a path and a query parameter may share a name
+    (Kubernetes' proxy ``path``). The one in the first location of path, query, header keeps the name; each
+    other is prefixed with its location (``query_path``). The outcome depends only on the set of parameters,
+    never on their order. Two parameters of one location that sanitise alike get the same name here, and so
+    does a prefixed name that would be too long: :meth:`_Builder.add` refuses both."""
+    groups: dict[str, list[_Prepared]] = {}
+    for entry in entries:
+        if entry.schema is not _LEFT_OUT:
+            groups.setdefault(entry.name, []).append(entry)
+    names: dict[tuple[str, str], str] = {}
+    for name, group in groups.items():
+        locations = [entry.location for entry in group]
+        keeper = min(locations, key=lambda location: _RANK.get(location, len(_RANK)))
+        distinct = len(set(locations)) == len(locations)
+        for entry in group:
+            prefixed = f"{entry.location}_{name}"
+            renamed = distinct and entry.location != keeper and len(prefixed) <= MAX_ARG
+            names[(entry.location, entry.original)] = prefixed if renamed else name
+    return names
+
+
+def _add_parameter(builder: _Builder, entry: _Prepared, names: Mapping[tuple[str, str], str]) -> None:
+    if entry.schema is _LEFT_OUT:
+        builder.losses.extend(entry.losses)
+        return
+    name = names[(entry.location, entry.original)]
+    builder.losses.extend(
+        entry.losses if name == entry.name else (_renamed(loss, entry.name, name) for loss in entry.losses)
+    )
+    builder.roots.update(entry.roots)
+    builder.add(entry.original, entry.location, entry.schema, required=entry.required, name=name)
+
+
+def _renamed(loss: Loss, old: str, new: str) -> Loss:
+    """Re-point a loss recorded under an argument's sanitised name to the name it was given instead."""
+    prefix = f"/properties/{old}"
+    if loss.path != prefix and not loss.path.startswith(prefix + "/"):
+        return loss
+    return Loss(f"/properties/{new}{loss.path[len(prefix) :]}", loss.keyword, loss.value, loss.reason)
 
 
 _LEFT_OUT = object()
@@ -172,19 +225,19 @@ def _prepare(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
     location, original = parameter["in"], parameter["name"]
     if location == "cookie":
         loss = Loss("", "parameter", f"cookie.{original}", "cookie parameters are left out")
-        return _Prepared(original, location, _LEFT_OUT, False, (loss,), frozenset())
+        return _Prepared(original, location, original, _LEFT_OUT, False, (loss,), frozenset())
     lowered = original.lower()
     if (location == "header" and lowered in _IGNORED_HEADERS) or (location, lowered) in ctx.credentials:
         # a credential (or a header HTTP itself sets): the runtime supplies it, the model never sees it
-        return _Prepared(original, location, _LEFT_OUT, False, (), frozenset())
-    walk = ctx.resolver.walk()
-    schema = normalise(_parameter_schema(ctx, parameter), walk, f"/properties/{argument_name(original)}")
+        return _Prepared(original, location, original, _LEFT_OUT, False, (), frozenset())
+    walk, name = ctx.resolver.walk(), argument_name(original)
+    schema = normalise(_parameter_schema(ctx, parameter), walk, f"/properties/{name}")
     description = parameter.get("description")
     if isinstance(description, str) and description and isinstance(schema, dict):
         schema.setdefault("description", description)
     required = location == "path" or parameter.get("required") is True
     roots = frozenset(t.removeprefix("#/$defs/") for t in walk.refs)
-    return _Prepared(original, location, schema, required, tuple(walk.losses), roots)
+    return _Prepared(original, location, name, schema, required, tuple(walk.losses), roots)
 
 
 def _parameter_schema(ctx: SpecContext, parameter: Mapping[str, Any]) -> Any:
