@@ -86,3 +86,22 @@ def test_json_schema_dialect_output_is_accepted_as_parameters_json_schema() -> N
     lowered = lower(case["input"], dialect="json_schema")
     declaration = {"name": "t", "description": "d", "parametersJsonSchema": lowered.schema}
     assert types.FunctionDeclaration.model_validate(declaration).parameters_json_schema == case["input"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schemas(max_leaves=8), schemas(max_leaves=8))
+def test_a_property_lowers_the_same_whatever_its_siblings(first: Any, second: Any) -> None:
+    if (
+        not isinstance(first, dict)
+        or not isinstance(second, dict)
+        or '"#' in json.dumps([first, second]).replace('"#/$defs/', "")
+    ):
+        return  # references into the root itself make properties depend on it by design
+    defs = {**first.pop("$defs"), **{f"{name}2": schema for name, schema in second.pop("$defs").items()}}
+    both = {"type": "object", "properties": {"p": first, "q": second}, "$defs": defs}
+    alone = {"type": "object", "properties": {"p": first}, "$defs": defs}
+    try:
+        together, single = lower(both, max_depth=3), lower(alone, max_depth=3)
+    except SchemaError:
+        return
+    assert together.schema["properties"].get("p") == single.schema["properties"].get("p")
