@@ -95,7 +95,7 @@ def _children(
     if isinstance(node.get("items"), Mapping):
         out.append((f"{path}/items", node["items"]))
     for key in ("allOf", "anyOf", "oneOf", "prefixItems", "items"):
-        if key == "prefixItems" and isinstance(node.get("items"), Mapping):
+        if key == "prefixItems" and (node.get("items") is True or isinstance(node.get("items"), Mapping)):
             continue  # replaced by items, reported whole
         if isinstance(node.get(key), list):
             out += [(f"{path}/{key}/{index}", sub) for index, sub in enumerate(node[key])]

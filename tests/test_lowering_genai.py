@@ -40,7 +40,7 @@ def test_genai_round_trip_keeps_every_lowered_key() -> None:
     assert dumped == schema
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas())
 def test_arbitrary_schema_lowers_to_accepted_schema_or_raises_schema_error(schema: Any) -> None:
     try:
@@ -88,7 +88,7 @@ def test_json_schema_dialect_output_is_accepted_as_parameters_json_schema() -> N
     assert types.FunctionDeclaration.model_validate(declaration).parameters_json_schema == case["input"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas(max_leaves=8), schemas(max_leaves=8))
 def test_a_property_lowers_the_same_whatever_its_siblings(first: Any, second: Any) -> None:
     if (

@@ -287,7 +287,8 @@ class Walker:
         if not isinstance(value, list):
             raise bad(site.path, key, f"is a {type(value).__name__}; use a list of schemas")
         path, nesting = site.path, site.nesting
-        if key == "prefixItems" and isinstance(site.schema.get("items"), Mapping):
+        rest = site.schema.get("items", False)
+        if key == "prefixItems" and (rest is True or isinstance(rest, Mapping)):
             self.lose(path, key, value, "positional item schemas are not sent; every item is sent as items")
             return
         self.lose(path, key, value, "positional item schemas are sent as one anyOf for every item")
@@ -365,6 +366,12 @@ class Walker:
         out, path = site.out, site.path
         rest = [draft for draft in branches if not _only_null(draft)]
         nullable = len(rest) < len(branches)
+        if nullable and rest:
+            for draft in branches:
+                for keyword in ("description", "default"):
+                    if keyword in draft and _only_null(draft):
+                        reason = f"folded into nullable: the null branch's {keyword} is not sent"
+                        self.lose(draft["$path"], keyword, draft[keyword], reason)
         if len(rest) == 1:
             if nullable:
                 rest[0]["nullable"] = True
