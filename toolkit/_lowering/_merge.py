@@ -123,6 +123,7 @@ def _merge_any_of(target: Draft, key: str, value: Any, path: str, lose: LoseFn) 
         for right in value:
             both = copy_draft(left)
             merge_into(both, copy_draft(right), path, lose)
+            both["$path"] = path  # a mix of two branches: report at the node that holds both unions
             pairs.append(both)
     target[key] = pairs
 

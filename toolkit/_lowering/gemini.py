@@ -174,7 +174,8 @@ class GeminiWalker(Walker):
             self.lose(path, key, siblings[key], f"{key} applies to none of the anyOf branch types")
         if "default" in siblings and not default_placed:
             self.lose(path, "default", siblings["default"], "no branch of the anyOf accepts the default")
-        unique = [branch for index, branch in enumerate(out) if branch not in out[:index]]
+        flat = [inner for branch in out for inner in (branch["anyOf"] if branch.keys() == {"anyOf"} else [branch])]
+        unique = [branch for index, branch in enumerate(flat) if branch not in flat[:index]]
         result: dict[str, Any] = unique[0] if len(unique) == 1 else {"anyOf": unique}
         if description is not None:
             result["description"] = description
