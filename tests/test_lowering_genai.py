@@ -105,3 +105,40 @@ def test_a_property_lowers_the_same_whatever_its_siblings(first: Any, second: An
     except SchemaError:
         return
     assert together.schema["properties"].get("p") == single.schema["properties"].get("p")
+
+
+def _catalogue_schemas() -> list[tuple[str, dict[str, Any]]]:
+    import function_catalogue
+
+    import toolkit as tk
+
+    found = []
+    for case in function_catalogue.CASES:
+        try:
+            tool = tk.from_function(case.fn, **case.options)
+        except tk.ToolkitError:
+            continue
+        found.append((case.id, tool.args_schema))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"), _catalogue_schemas(), ids=lambda value: value if isinstance(value, str) else ""
+)
+def test_pydantic_derived_schema_lowers_to_accepted_schema_with_every_keyword_accounted(
+    name: str, schema: dict[str, Any]
+) -> None:
+    lowered = lower(schema)
+    assert_genai_accepts(lowered.schema)
+    assert unaccounted(schema, lowered.schema, lowered.losses) == []
+
+
+def test_orders_spec_schemas_lower_with_every_keyword_accounted(repo_root: Path) -> None:
+    import toolkit as tk
+
+    toolset = tk.from_openapi(repo_root / "specs" / "orders.yaml", "orders", select="all")
+    assert toolset.tools
+    for tool in toolset.tools:
+        lowered = lower(tool.args_schema)
+        assert_genai_accepts(lowered.schema)
+        assert unaccounted(tool.args_schema, lowered.schema, lowered.losses) == [], tool.name
