@@ -142,3 +142,14 @@ def test_orders_spec_schemas_lower_with_every_keyword_accounted(repo_root: Path)
         lowered = lower(tool.args_schema)
         assert_genai_accepts(lowered.schema)
         assert unaccounted(tool.args_schema, lowered.schema, lowered.losses) == [], tool.name
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", ["github-3.0.json", "stripe.json", "box.json"])
+def test_every_operation_of_a_real_spec_lowers_to_an_accepted_declaration(corpus_dir: Path, name: str) -> None:
+    import toolkit as tk
+
+    for tool in tk.from_openapi(corpus_dir / name, "corpus", select="all").tools:
+        lowered = lower(tool.args_schema)
+        assert_genai_accepts(lowered.schema)
+        assert unaccounted(tool.args_schema, lowered.schema, lowered.losses) == [], tool.name
