@@ -34,12 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from itertools import islice
 from typing import Any, ClassVar, NamedTuple
-from urllib.parse import unquote
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._keywords import KEYWORDS, LATE, REASONS, TYPES, bad, count, escape, json_type, number
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
+from toolkit._lowering._pointer import resolve
 
 __all__ = ["Site", "Walker"]
 
@@ -297,7 +297,7 @@ class Walker:
             site.out["items"] = branches[0] if len(branches) == 1 else {"$path": path, "anyOf": branches}
 
     def kw_ref(self, key: str, value: Any, site: Site) -> None:
-        where, target = self.resolve(value, site.path)
+        where, target = resolve(self.root, value, site.path)
         if len(self.refs) >= self.max_depth:
             kind = target.get("type") if isinstance(target, Mapping) else None
             cut: Draft = {"$path": where}
@@ -385,31 +385,6 @@ class Walker:
                 for draft in rest:
                     draft["nullable"] = True
             merge_into(out, {"$path": path, "anyOf": rest}, path, self.lose)
-
-    def resolve(self, ref: Any, path: str) -> tuple[str, Any]:
-        """Find a local ``$ref`` target; returns its JSON pointer and the node."""
-        where = path or "the root"
-        if not isinstance(ref, str):
-            raise bad(path, "$ref", f"is a {type(ref).__name__}; use a string like '#/$defs/Name'")
-        if not ref.startswith("#"):
-            raise SchemaError(
-                f"$ref {ref!r} at {where} is not local; inline it or move it under $defs "
-                "(lowering never fetches remote schemas)",
-                slug="remote_ref",
-            )
-        pointer = unquote(ref[1:])
-        if pointer and not pointer.startswith("/"):
-            raise SchemaError(f"$ref {ref!r} at {where} is an anchor; use a JSON pointer", slug="unresolved_ref")
-        node: Any = self.root
-        for token in pointer.split("/")[1:]:
-            key = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, Mapping) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-                node = node[int(key)]
-            else:
-                raise SchemaError(f"$ref {ref!r} at {where} points to nothing", slug="unresolved_ref")
-        return pointer, node
 
 
 _NULL_KEYS = frozenset({"$path", "type", "description", "default", "nullable"})
