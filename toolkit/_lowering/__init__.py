@@ -8,8 +8,19 @@
   cannot carry (:mod:`toolkit._lowering.json_schema`).
 
 Lowering never mutates its input, never fetches anything and never hangs: references are inlined up to
-``max_depth`` nested ``$ref`` s, and everything it cannot carry is returned as :class:`~toolkit.Loss`
-records whose ``path`` is a JSON pointer into the input.
+``max_depth`` nested ``$ref`` s, each top-level parameter gets its own node budget (a parameter that
+would inline past it is lowered with a smaller depth, and a loss says so), and everything that cannot be
+carried is returned as :class:`~toolkit.Loss` records whose ``path`` is a JSON pointer into the input
+(the ``$defs`` location for what a reference brought in; each loss once).
+
+Decisions, in one place (details in :mod:`._walker` and :mod:`.gemini`):
+
+* remote ``$ref`` → ``SchemaError`` slug ``remote_ref``; local pointer to nowhere → ``unresolved_ref``;
+  a malformed keyword value → ``bad_keyword``; a non-object node → ``bad_schema``;
+* untyped node → ``anyOf`` STRING / NUMBER / BOOLEAN / OBJECT, with a loss; null-only node → nullable STRING;
+* ``title``, ``$schema``, ``$id``, anchors, ``$defs`` and ``x-*`` are consumed without a loss (they never
+  constrain a value); ``example``/``examples`` are dropped *with* a loss (put them in the description);
+* non-string ``enum``/``const`` values are sent as strings on a ``STRING`` node, with a loss.
 """
 
 from __future__ import annotations
