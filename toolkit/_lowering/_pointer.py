@@ -35,7 +35,7 @@ def resolve(root: Mapping[str, Any], ref: Any, path: str) -> tuple[str, Any]:
     node: Any = root
     for token in pointer.split("/")[1:]:
         key = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and key in node:
+        if (node.__class__ is dict or isinstance(node, Mapping)) and key in node:
             node = node[key]
         elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
             node = node[int(key)]

@@ -108,7 +108,9 @@ class Walker:
             )
 
     def lose(self, path: str, keyword: str, value: Any, reason: str) -> None:
-        self.losses.setdefault((path, keyword, reason), Loss(path, keyword, value, reason))
+        key = (path, keyword, reason)
+        if key not in self.losses:
+            self.losses[key] = Loss(path, keyword, value, reason)
 
     def node(self, schema: Any, path: str, nesting: int) -> Draft:
         """Lower one schema node (and everything under it) into a draft."""
@@ -118,7 +120,7 @@ class Walker:
         if schema is False:
             self.lose(path, "false", False, "the false schema accepts nothing; the subset cannot say so")
             return out
-        if not isinstance(schema, Mapping):
+        if schema.__class__ is not dict and not isinstance(schema, Mapping):  # dict first: ABC checks are slow
             raise SchemaError(
                 f"the schema at {path or 'the root'} is a {type(schema).__name__}; "
                 "a schema must be an object or a boolean",
@@ -235,7 +237,7 @@ class Walker:
         site.out[key] = count(value, site.path, key)
 
     def kw_properties(self, key: str, value: Any, site: Site) -> None:
-        if not isinstance(value, Mapping):
+        if value.__class__ is not dict and not isinstance(value, Mapping):
             raise bad(site.path, key, f"is a {type(value).__name__}; use an object of schemas")
         properties: dict[str, Draft] = {}
         for name, sub in value.items():
