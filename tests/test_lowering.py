@@ -255,3 +255,9 @@ def test_lowered_output_shares_no_containers_with_the_input() -> None:
     lowered = lower(schema)
     lowered.schema["properties"]["tags"]["default"].append("b")
     assert schema["properties"]["tags"]["default"] == ["a"]
+
+
+def test_lowered_shows_schema_and_losses_in_a_notebook() -> None:
+    bundle = lower({"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}}})._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+    assert "uuid" in bundle["text/plain"]

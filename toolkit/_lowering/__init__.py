@@ -47,6 +47,11 @@ class Lowered:
     schema: dict[str, Any]
     losses: tuple[Loss, ...]
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from toolkit._display import mimebundle
+
+        return mimebundle(self)
+
 
 Dialect = Callable[[Mapping[str, Any], int], Lowered]
 
