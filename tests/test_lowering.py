@@ -261,3 +261,19 @@ def test_lowered_shows_schema_and_losses_in_a_notebook() -> None:
     bundle = lower({"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}}})._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
     assert "uuid" in bundle["text/plain"]
+
+
+def test_a_self_containing_default_raises_schema_error() -> None:
+    default: list[Any] = []
+    default.append(default)
+    with pytest.raises(SchemaError) as caught:
+        lower({"type": "object", "properties": {"a": {"type": "array", "default": default}}})
+    assert caught.value.slug == "schema_too_deep"
+
+
+def test_a_schema_that_contains_itself_is_cut_by_nesting() -> None:
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    schema["properties"]["self"] = schema
+    lowered = lower(schema)
+    assert violations(lowered.schema) == []
+    assert any("nesting deeper" in loss.reason for loss in lowered.losses)

@@ -88,4 +88,11 @@ def lower(schema: Mapping[str, Any], dialect: str = "gemini", *, max_depth: int 
         ) from None
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0:
         raise SchemaError(f"max_depth must be a non-negative integer, got {max_depth!r}", slug="bad_max_depth")
-    return run(schema, max_depth)
+    try:
+        return run(schema, max_depth)
+    except RecursionError:  # only a value nested thousands deep (or a Python-level cycle) gets here
+        raise SchemaError(
+            "a value in the schema (a default, enum or const) nests too deeply or refers to itself; "
+            "pass plain JSON data",
+            slug="schema_too_deep",
+        ) from None
