@@ -30,7 +30,7 @@ from typing import Any
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
 from toolkit._lowering._walker import Walker
 
-__all__ = ["FORMATS", "SUBSET_KEYS", "GeminiWalker", "violations"]
+__all__ = ["FORMATS", "SUBSET_KEYS", "GeminiWalker", "enum_text", "violations"]
 
 FORMATS = frozenset({"date", "date-time", "int32", "int64", "float", "double", "email", "byte", "password", "enum"})
 SUBSET_KEYS = frozenset(
@@ -192,7 +192,7 @@ class GeminiWalker(Walker):
         if all(isinstance(value, str) for value in values) and draft["type"] == "STRING":
             draft["enum"] = values
             return
-        strings = [value if isinstance(value, str) else json.dumps(value, sort_keys=True) for value in values]
+        strings = [enum_text(value) for value in values]
         draft["enum"] = list(dict.fromkeys(strings))
         reason = "the subset's enum holds strings: values sent as strings; the validator keeps the originals"
         if draft["type"] != "STRING":
@@ -219,6 +219,14 @@ class GeminiWalker(Walker):
         if "propertyOrdering" in draft:
             declared = draft.get("properties", {})
             draft["propertyOrdering"] = [name for name in draft["propertyOrdering"] if name in declared]
+
+
+def enum_text(value: Any) -> str:
+    """How an ``enum``/``const`` member travels in the subset: a string as itself, anything else as JSON text.
+
+    The validator reads the same text back (``"2"`` → ``2``), so the model can send what it was shown.
+    """
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
 def _fits(value: Any, kind: str | None) -> bool:
