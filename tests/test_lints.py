@@ -6,6 +6,7 @@ would have them), without a Python function.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -234,3 +235,46 @@ def test_lints_on_real_openapi_tools_point_at_their_parameters(corpus_dir: Path,
         assert findings == tool.lints
         for item in findings:
             assert item.path == "" or item.path.split(".")[0] in top, (tool.name, item)
+
+
+# -- declaration size ------------------------------------------------------------------------------------
+def sized_tool(kib: float) -> Tool:
+    """A real (lowered) tool whose declaration is about ``kib`` KiB of JSON, grown by one long description."""
+    from toolkit._tool import build_tool
+
+    text = "Describe the slot precisely. " * int(kib * 1024 / 29)
+    schema = {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
+    return build_tool(ToolContract(name="big", description="Do the thing.", args_schema=schema))
+
+
+@pytest.mark.parametrize(
+    ("kib", "severity"),
+    [
+        pytest.param(7, None, id="7-KiB-quiet"),
+        pytest.param(9, "warning", id="9-KiB-warning"),
+        pytest.param(63, "warning", id="63-KiB-warning"),
+        pytest.param(66, "error", id="66-KiB-error"),
+    ],
+)
+def test_large_declarations_warn_and_huge_ones_are_errors(kib: float, severity: str | None) -> None:
+    tool = sized_tool(kib)
+    size = len(json.dumps(tool.declaration, separators=(",", ":"), ensure_ascii=False).encode())
+    assert abs(size - kib * 1024) < 512  # the fixture builds what it says
+    hits = [item for item in tool.lints if item.slug == "declaration_too_large"]
+    if severity is None:
+        assert hits == []
+        return
+    (item,) = hits
+    assert (item.code, item.severity, item.path) == ("TK503", severity, "")
+    assert f"~{size // 4:,} tokens" in item.message
+    assert "split" in item.fix
+    assert "overrides" in item.fix
+
+
+def test_declaration_size_counts_utf8_bytes() -> None:
+    from toolkit._tool import build_tool
+
+    text = "é" * 4500  # 4,500 characters, 9,000 bytes
+    schema = {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
+    tool = build_tool(ToolContract(name="accents", description="Do the thing.", args_schema=schema))
+    assert [item.severity for item in tool.lints if item.code == "TK503"] == ["warning"]
