@@ -57,6 +57,7 @@ UNSEEN: dict[str, dict[str, Any]] = {
             "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "maxItems": 3},
             "ratio": {"type": "number", "minimum": 0, "maximum": 1},
             "title": {"type": "string", "minLength": 2, "maxLength": 12},
+            "priority": {"type": "integer", "enum": [1, 2, 3], "description": "1 is the most urgent."},
         },
         ["metric", "title"],
         **{"$defs": {"Metric": {"type": "string", "enum": ["Revenue", "Orders", "ActiveUsers"]}}},
@@ -84,7 +85,7 @@ REQUIRED_FAMILIES = {
     "below_min_length", "at_min_length", "at_max_length", "above_max_length", "extra_property", "date_free_text",
     "empty_required_string", "overlong_string", "pattern_violation", "wrong_type_nested", "json_object_in_string",
     "array_item_wrong_type", "valid", "below_min_items", "at_max_items", "above_max_items", "duplicate_items",
-    "at_exclusive_min", "bad_format", "invalid_json",
+    "at_exclusive_min", "bad_format", "invalid_json", "enum_declared_string",
 }  # fmt: skip
 
 

@@ -202,8 +202,9 @@ def test_expected_is_generated_when_the_description_is_silent() -> None:
          "at most 3 characters"),
         ({"type": "array", "maxItems": 2}, [1, 2, 3], "array with at most 2 items"),
         ({"type": "integer", "multipleOf": 5}, 7, "a multiple of 5"),
+        ({"type": "integer", "enum": [1, 2]}, 3, 'one of: 1, 2 (or the strings "1", "2")'),
     ],
-    ids=["enum", "format", "format-described", "length-described", "items", "multiple"],
+    ids=["enum", "format", "format-described", "length-described", "items", "multiple", "integer-enum"],
 )  # fmt: skip
 def test_expected_phrases(schema: dict[str, Any], value: Any, expected: str) -> None:
     assert make_tool(obj({"v": schema})).validate({"v": value}).errors[0].expected == expected

@@ -20,6 +20,7 @@ from toolkit._envelope import UNSET, FieldError, Notice
 from toolkit._expected import (
     Loc,
     clause,
+    const_phrase,
     describe,
     enum_phrase,
     format_path,
@@ -312,7 +313,7 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
     @once
     def expected() -> str:
         if const:
-            return f"exactly {short(values[0])}"
+            return const_phrase(values[0])
         shown = [v for v in values if isinstance(v, str)][:8]
         found = clause(description, shown, ()) if 1 < len(shown) == len(values) else None
         return found or clause(description, (), ("one of",)) or enum_phrase(values)
@@ -331,3 +332,39 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
         return value
 
     return check
+
+
+def declared_check(node: Check, texts: Mapping[str, Any]) -> Check:
+    """Read back the strings the declaration shows for non-string ``enum``/``const`` members (``"2"`` → ``2``).
+
+    ``texts`` maps each declared string to its member (see :func:`~toolkit._expected.declared_texts`, which
+    the compiler gathers through ``$ref``, ``allOf`` and union branches). A string value runs through
+    ``node`` as it is first; only when that fails and the string is one the declaration offered is it read
+    as the member, with a ``coerced_enum`` notice. Every other value (``"10"`` for a plain integer, ``"5"``
+    for ``enum [1, 2]``) meets ``node`` unchanged, so the boundary stays strict.
+    """
+
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        if type(value) is not str or value not in texts:
+            return node(value, loc, run)
+        probe = _probe(run)
+        cleaned = node(value, loc, probe)
+        if not probe.errors:
+            run.notices.extend(probe.notices)
+            return cleaned
+        member = texts[value]
+        coerced = _probe(run)
+        coerced.notice(loc, "coerced_enum", f"{short(value)} read as {short(member)}: the declaration sends "
+                       "this value as a string", from_=value, to=member)  # fmt: skip
+        cleaned = node(member, loc, coerced)
+        run.errors.extend(coerced.errors)
+        run.notices.extend(coerced.notices)
+        return cleaned
+
+    return check
+
+
+def _probe(run: Run) -> Run:
+    probe = Run()
+    probe.depth, probe.hops = run.depth, run.hops
+    return probe

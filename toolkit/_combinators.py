@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolkit._checks import Check, Run, short
-from toolkit._expected import Loc, describe, type_name
+from toolkit._expected import Loc, declared_texts, describe, type_name
 
-__all__ = ["TypeSet", "branch_check", "core", "default_of", "not_check", "static_types"]
+__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check", "static_types"]
 
 TypeSet = frozenset[str] | None
 """The JSON types a schema can accept; ``None`` means any type."""
@@ -54,6 +54,31 @@ def static_types(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> 
     return found
 
 
+def declared_strings(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> dict[str, Any]:
+    """The declared strings of every non-string ``enum``/``const`` member that constrains this value.
+
+    Looks where a value meets several schemas at once — the node itself, its ``$ref``, ``allOf`` members
+    and union branches — not into properties or items (those are values of their own). Maps each string
+    the lowered declaration shows to the member it stands for (see :func:`toolkit._expected.declared_texts`).
+    """
+    if not isinstance(schema, Mapping) or depth > 16:
+        return {}
+    found: dict[str, Any] = {}
+    if isinstance(schema.get("enum"), list):
+        found.update(declared_texts(schema["enum"]))
+    if "const" in schema:
+        found.update(declared_texts([schema["const"]]))
+    if isinstance(schema.get("$ref"), str):
+        with contextlib.suppress(Exception):  # an unresolvable ref is reported when it is compiled
+            found.update(declared_strings(resolve(schema["$ref"]), resolve, depth + 1))
+    for key in ("allOf", "anyOf", "oneOf"):
+        members = schema.get(key)
+        for member in members if isinstance(members, list) else ():
+            for text, value in declared_strings(member, resolve, depth + 1).items():
+                found.setdefault(text, value)
+    return found
+
+
 def _meet(a: TypeSet, b: TypeSet) -> TypeSet:
     if a is None:
         return b
@@ -87,16 +112,23 @@ def _try(node: Check, value: Any, loc: Loc, run: Run) -> tuple[Run, Any]:
 def branch_check(
     keyword: str, nodes: Sequence[Check], types: Sequence[TypeSet], schema: Mapping[str, Any], description: str | None
 ) -> Check:
-    """``anyOf`` (first matching branch wins) or ``oneOf`` (exactly one must match)."""
+    """``anyOf`` (first matching branch wins) or ``oneOf`` (exactly one must match).
+
+    A branch that matches only by reading a declared enum string (``"2"`` as ``2``) counts only when no
+    branch takes the value as it is: ``anyOf [enum [1, 2], string]`` keeps ``"2"`` a string.
+    """
     one = keyword == "oneOf"
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         matched: tuple[Run, Any] | None = None
+        coerced: list[tuple[Run, Any]] = []
         tried: list[tuple[int, Run]] = []
         for i, node in enumerate(nodes):
             probe, cleaned = _try(node, value, loc, run)
             if probe.errors:
                 tried.append((i, probe))
+            elif probe.notices and _read_declared(probe):
+                coerced.append((probe, cleaned))
             elif matched is None:
                 matched = (probe, cleaned)
                 if not one:
@@ -104,6 +136,11 @@ def branch_check(
             else:
                 run.error(loc, "ambiguous", f"{short(value)} matches more than one alternative", describe(schema))
                 return value
+        if matched is None and coerced:
+            if one and len(coerced) > 1:
+                run.error(loc, "ambiguous", f"{short(value)} matches more than one alternative", describe(schema))
+                return value
+            matched = coerced[0]
         if matched is not None:
             run.notices.extend(matched[0].notices)
             return matched[1]
@@ -111,6 +148,10 @@ def branch_check(
         return value
 
     return check
+
+
+def _read_declared(probe: Run) -> bool:
+    return any(notice.action == "coerced_enum" for notice in probe.notices)
 
 
 def _report(

@@ -21,6 +21,7 @@ from toolkit._checks import (
     MAX_DEPTH,
     Check,
     Run,
+    declared_check,
     enum_check,
     format_check,
     integer_format_check,
@@ -33,7 +34,15 @@ from toolkit._checks import (
     short,
     type_check,
 )
-from toolkit._combinators import NO_DEFAULT, branch_check, core, default_of, not_check, static_types
+from toolkit._combinators import (
+    NO_DEFAULT,
+    branch_check,
+    core,
+    declared_strings,
+    default_of,
+    not_check,
+    static_types,
+)
 from toolkit._exceptions import SchemaError
 from toolkit._expected import Loc, clause, describe
 from toolkit._fastpath import fast_array_predicate, fast_predicate
@@ -42,6 +51,8 @@ from toolkit._objects import object_check
 __all__ = ["MAX_DEPTH", "Options", "compile_schema", "static_types"]
 
 MAX_REF_HOPS = 128
+_MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
+"""Keywords through which a node can carry a non-string enum, declared as strings (see ``declared_check``)."""
 _OBJECT_KEYWORDS = frozenset(
     {"properties", "additionalProperties", "required", "patternProperties", "minProperties", "maxProperties"}
 ) | {"dependentRequired"}
@@ -136,8 +147,11 @@ class _Compiler:
         if isinstance(kinds, str | list):
             named = [kinds] if isinstance(kinds, str) else list(kinds)
             test, fail = type_check(named, schema, description)
-            return _typed(named, test, fail, checks)
-        return _chain(checks)
+            node = _typed(named, test, fail, checks)
+        else:
+            node = _chain(checks)
+        texts = declared_strings(schema, self.resolve) if _MAY_DECLARE.intersection(schema) else None
+        return declared_check(node, texts) if texts else node
 
     # -- references -------------------------------------------------------------------------------
     def resolve(self, ref: str) -> Any:

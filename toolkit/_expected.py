@@ -18,8 +18,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit._formats import FORMAT_PHRASES
+from toolkit._lowering.gemini import enum_text
 
-__all__ = ["clause", "describe", "format_path", "number_text", "once", "range_phrase", "type_name"]
+__all__ = [
+    "clause",
+    "const_phrase",
+    "declared_texts",
+    "describe",
+    "enum_phrase",
+    "format_path",
+    "number_text",
+    "once",
+    "range_phrase",
+    "type_name",
+]
 
 Loc = tuple[Any, str | int] | None
 """A data location as a linked list ``(parent, key)``; built cheaply, formatted only when reporting."""
@@ -152,11 +164,43 @@ def _one_type_phrase(kind: str, schema: Mapping[str, Any]) -> str:
     return {"boolean": "true or false", "null": "null"}.get(kind, kind)
 
 
+def declared_texts(values: Sequence[Any]) -> dict[str, Any]:
+    """The strings the lowered declaration shows for the non-string members, mapped back to the members.
+
+    The Gemini subset carries ``enum`` only as strings, so ``[1, 2]`` is declared as ``["1", "2"]`` (by
+    :func:`toolkit._lowering.gemini.enum_text`). ``null`` is declared as ``nullable``, not as text; a text
+    that is itself a string member stays that member.
+    """
+    strings = {v for v in values if isinstance(v, str)}
+    out: dict[str, Any] = {}
+    for value in values:
+        if value is not None and not isinstance(value, str):
+            text = enum_text(value)
+            if text not in strings:
+                out.setdefault(text, value)
+    return out
+
+
 def enum_phrase(values: Sequence[Any]) -> str:
+    """``one of: open, closed``; non-string members add the strings the declaration shows for them."""
     if not values:
         return "nothing: the schema lists no allowed values"
     shown = ", ".join(v if isinstance(v, str) else json.dumps(v) for v in values[:20])
-    return f"one of: {shown}" + (", ..." if len(values) > 20 else "")
+    phrase = f"one of: {shown}" + (", ..." if len(values) > 20 else "")
+    texts = list(declared_texts(values[:20]))
+    if texts:
+        quoted = ", ".join(json.dumps(t, ensure_ascii=False) for t in texts[:8]) + (", ..." if len(texts) > 8 else "")
+        phrase += f" (or the string{'s' if len(texts) > 1 else ''} {quoted})"
+    return phrase
+
+
+def const_phrase(value: Any) -> str:
+    """``exactly 1 (or the string "1")``: the const, and the string the declaration shows for it."""
+    texts = list(declared_texts([value]))
+    shown = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return f"exactly {shown}" + (f" (or the string {json.dumps(texts[0], ensure_ascii=False)})" if texts else "")
 
 
 def describe(schema: Any, depth: int = 0) -> str:
@@ -166,7 +210,7 @@ def describe(schema: Any, depth: int = 0) -> str:
     if "enum" in schema and isinstance(schema["enum"], list):
         return enum_phrase(schema["enum"])
     if "const" in schema:
-        return f"exactly {json.dumps(schema['const'])}"
+        return const_phrase(schema["const"])
     branches = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(branches, list) and branches:
         return " or ".join(dict.fromkeys(describe(b, depth + 1) for b in branches))

@@ -4,6 +4,9 @@ Each family function yields :class:`Case` s — a value for the parameter (or :d
 *contract* predicts under the tool's policies, and why. The verdicts are derived from the schema and the
 policy here, independently of the validator, so a fixture that fails means the two disagree.
 
+A non-string ``enum``/``const`` member sent as the string the declaration shows for it (``"2"`` for ``2``:
+the Gemini subset carries enums only as strings) is ``accept_with_notice``: the validator reads it back.
+
 Policy-dependent verdicts: bounded numbers past a bound are ``accept_with_notice`` on tools that clamp
 (read tools by default) and ``reject`` otherwise; a wrong-case enum is ``accept_with_notice`` under
 ``enum_case="insensitive"``; an explicit null for an optional, non-nullable parameter is
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
 from toolkit._checks import is_multiple
+from toolkit._expected import declared_texts
 from toolkit._fixture_values import NO_VALUE, core, example
 from toolkit._formats import check_format, ecma_regex
 
@@ -103,7 +107,7 @@ def _type_accepted(types: frozenset[str] | None, value: Any) -> bool:
 def _all_cases(p: Param, setting: Setting) -> Iterator[Case]:
     yield from _presence(p, setting)
     kind = _kind(p.schema)
-    if isinstance(p.schema.get("enum"), list):
+    if isinstance(p.schema.get("enum"), list) or "const" in p.schema:
         yield from _enum(p, setting)
     elif kind in ("integer", "number"):
         yield from _numbers(p, setting, kind == "integer")
@@ -260,7 +264,8 @@ def _lengths(low: int, high: int | None) -> Iterator[Case]:
 
 # -- enums ----------------------------------------------------------------------------------------------
 def _enum(p: Param, s: Setting) -> Iterator[Case]:
-    members = p.schema["enum"]
+    members = p.schema["enum"] if isinstance(p.schema.get("enum"), list) else [p.schema["const"]]
+    yield from _declared_string(p, members)
     strings = [m for m in members if isinstance(m, str)]
     folded = [m.casefold() for m in strings]
     for member in strings:
@@ -276,6 +281,22 @@ def _enum(p: Param, s: Setting) -> Iterator[Case]:
     numbers = [m for m in members if _number(m)]
     unknown = max(numbers) + 1 if numbers and len(numbers) == len(members) else "not_a_listed_value"
     yield Case("enum_unknown", unknown, "reject", "a value the enum does not list")
+
+
+def _declared_string(p: Param, members: list[Any]) -> Iterator[Case]:
+    """A non-string member sent as the string the declaration shows for it (``"2"`` for ``2``): the Gemini
+    subset carries enums only as strings, so this is what a model that follows the declaration sends."""
+    texts = declared_texts(members)
+    if not texts or p.valid is NO_VALUE:
+        return
+    valid_text = next((text for text, member in texts.items() if _same(member, p.valid)), None)
+    text = valid_text if valid_text is not None else next(iter(texts))
+    yield Case("enum_declared_string", text, "accept_with_notice",
+               f"{text!r}, the declared string for {texts[text]!r}: read as the member (reported)")  # fmt: skip
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
 
 
 # -- objects and arrays --------------------------------------------------------------------------------
