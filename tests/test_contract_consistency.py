@@ -16,7 +16,12 @@ rewrite a keyword rather than drop it, the two could disagree. Each rewrite, and
   without breaking the real constraint. Checked below: every declared bound the validator refuses has
   such a loss;
 * a null-only node (``{type: null}``, ``const: null``) is declared as a nullable ``STRING``: any string is
-  offered and only ``null`` is accepted (the loss says so; there is no member to read a string back as).
+  offered and only ``null`` is accepted (the loss says so; there is no member to read a string back as);
+* OpenAPI's ``nullable: true`` is declared as ``nullable``, and a ``readOnly`` property is left out of the
+  declaration and its ``required``: the validator honours both (tests below);
+* ``allOf`` members merged into one object, when one member says ``additionalProperties: false``, offer
+  fields the schema refuses; ``prefixItems`` are declared as one ``items`` union, so items in another order
+  are offered and refused. Both are recorded as losses; the validator keeps the schema's meaning.
 """
 
 from __future__ import annotations
@@ -298,3 +303,34 @@ CORPUS_SAMPLE = {
 def test_real_api_declarations_agree_with_the_validator(corpus_dir: Path, spec: str, every: int) -> None:
     toolset = tk.from_openapi(corpus_dir / spec, "x", select="all")
     assert assert_agree(list(toolset)[::every]) > 10
+
+
+# -- OpenAPI spellings the declaration honours ---------------------------------------------------------------
+def test_openapi_nullable_accepts_null_as_declared() -> None:
+    tool = make_tool({"note": {"type": "string", "nullable": True}}, ["note"])
+    assert tool.parameters is not None
+    assert tool.parameters["properties"]["note"]["nullable"] is True
+    assert tool.validate({"note": None}).data == {"note": None}
+    assert [e.code for e in tool.validate({"note": 5}).errors] == ["wrong_type"]
+    assert fire(tool).passed
+
+
+def test_a_required_read_only_property_is_neither_offered_nor_required() -> None:
+    tool = make_tool({"id": {"type": "string", "readOnly": True}, "name": {"type": "string"}}, ["id", "name"])
+    assert tool.parameters is not None
+    assert tool.parameters["required"] == ["name"]
+    assert tool.validate({"name": "x"}).ok
+    assert [e.field for e in tool.validate({}).errors] == ["name"]
+    assert fire(tool).passed
+
+
+def test_a_merged_all_of_that_closes_one_member_is_refused_with_its_loss_on_record() -> None:
+    """Documented gap: ``allOf`` members are merged into one object for the declaration, but in JSON Schema a
+    member with ``additionalProperties: false`` refuses the other members' fields. The lowering reports the
+    dropped keyword; the validator keeps the schema's real meaning."""
+    closed = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    tool = make_tool({"v": {"allOf": [closed, {"properties": {"b": {"type": "string"}}}]}})
+    assert tool.parameters is not None
+    assert set(tool.parameters["properties"]["v"]["properties"]) == {"a", "b"}
+    assert [e.code for e in tool.validate({"v": {"a": "x", "b": "y"}}).errors] == ["unknown_property"]
+    assert "additionalProperties" in {loss.keyword for loss in tool.losses}

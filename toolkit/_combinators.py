@@ -37,6 +37,8 @@ def static_types(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> 
     kinds = schema.get("type")
     if isinstance(kinds, str | list):
         named = {kinds} if isinstance(kinds, str) else set(kinds)
+        if schema.get("nullable") is True:  # OpenAPI 3.0's spelling, honoured like the declaration honours it
+            named.add("null")
         found = frozenset(named | ({"integer"} if "number" in named else set()))
     for key in ("enum", "const"):
         if key in schema:

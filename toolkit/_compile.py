@@ -5,6 +5,11 @@ root. Local ``$ref`` s (``#``, ``#/$defs/...``, any JSON pointer into the docume
 shared cell, so recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by
 the data's own depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
 
+Two OpenAPI spellings are honoured because the lowered declaration honours them (see
+``tests/test_contract_consistency.py``): ``nullable: true`` beside a ``type`` also accepts ``null``, and a
+``readOnly`` property is never required (a request does not carry it; the declaration does not offer it).
+Non-string ``enum``/``const`` members are also accepted as the strings the declaration shows for them.
+
 Policies are baked in at compile time (``clamp``, case-insensitive enums, ``null`` for optional fields), so
 the run-time closures carry no policy branches. Keywords the validator does not know are annotations and
 are ignored, as JSON Schema says.
@@ -146,6 +151,8 @@ class _Compiler:
         kinds = schema.get("type")
         if isinstance(kinds, str | list):
             named = [kinds] if isinstance(kinds, str) else list(kinds)
+            if schema.get("nullable") is True and "null" not in named:
+                named.append("null")  # OpenAPI 3.0's spelling, which the declaration carries as nullable
             test, fail = type_check(named, schema, description)
             node = _typed(named, test, fail, checks)
         else:
@@ -236,6 +243,10 @@ class _Compiler:
     # -- objects ----------------------------------------------------------------------------------
     def object(self, schema: Mapping[str, Any]) -> Check:
         properties = schema.get("properties") or {}
+        read_only = {name for name, sub in properties.items() if _read_only(self.unwrap(sub))}
+        if read_only and isinstance(schema.get("required"), list):
+            # a request never carries read-only properties, and the declaration does not offer them
+            schema = {**schema, "required": [name for name in schema["required"] if name not in read_only]}
         children: dict[str, Check] = {}
         for name, sub in properties.items():
             children[name] = self.lazy(children, name, sub)
@@ -315,6 +326,10 @@ class _Compiler:
             return out
 
         return check
+
+
+def _read_only(schema: Any) -> bool:
+    return isinstance(schema, Mapping) and schema.get("readOnly") is True
 
 
 def _check_unique(items: list[Any], loc: Loc, run: Run) -> None:

@@ -74,6 +74,8 @@ def _params(tool: Tool, resolve: Any) -> list[Param]:
     for name, raw in (schema.get("properties") or {}).items():
         inner, _ = core(raw, resolve)
         inner = inner if isinstance(inner, Mapping) else {}
+        if inner.get("readOnly") is True:
+            continue  # a request never carries it, and the validator never requires it
         types = static_types(raw, resolve)
         default = default_of(raw, resolve)
         default = NO_VALUE if default is NO_DEFAULT else default
