@@ -334,3 +334,15 @@ def test_a_merged_all_of_that_closes_one_member_is_refused_with_its_loss_on_reco
     assert set(tool.parameters["properties"]["v"]["properties"]) == {"a", "b"}
     assert [e.code for e in tool.validate({"v": {"a": "x", "b": "y"}}).errors] == ["unknown_property"]
     assert "additionalProperties" in {loss.keyword for loss in tool.losses}
+
+
+def test_declared_strings_follow_each_reference_once() -> None:
+    """Unions of references that refer to each other are walked once per reference, not once per path."""
+    from toolkit._combinators import declared_strings
+
+    defs = {f"D{i}": {"anyOf": [*({"$ref": f"#/$defs/D{j}"} for j in range(12)), {"const": i}]} for i in range(12)}
+
+    def resolve(ref: str) -> Any:
+        return defs[ref.rsplit("/", 1)[-1]]
+
+    assert declared_strings({"$ref": "#/$defs/D0"}, resolve) == {str(i): i for i in range(12)}

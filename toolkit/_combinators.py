@@ -56,27 +56,32 @@ def static_types(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> 
     return found
 
 
-def declared_strings(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> dict[str, Any]:
+def declared_strings(
+    schema: Any, resolve: Callable[[str], Any], depth: int = 0, seen: set[str] | None = None
+) -> dict[str, Any]:
     """The declared strings of every non-string ``enum``/``const`` member that constrains this value.
 
     Looks where a value meets several schemas at once — the node itself, its ``$ref``, ``allOf`` members
     and union branches — not into properties or items (those are values of their own). Maps each string
     the lowered declaration shows to the member it stands for (see :func:`toolkit._expected.declared_texts`).
     """
-    if not isinstance(schema, Mapping) or depth > 16:
+    if not isinstance(schema, Mapping) or depth > 64:  # each $ref is followed once, so this is not exponential
         return {}
     found: dict[str, Any] = {}
     if isinstance(schema.get("enum"), list):
         found.update(declared_texts(schema["enum"]))
     if "const" in schema:
         found.update(declared_texts([schema["const"]]))
-    if isinstance(schema.get("$ref"), str):
+    seen = set() if seen is None else seen
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref not in seen:  # each reference once: recursive unions stay linear
+        seen.add(ref)
         with contextlib.suppress(Exception):  # an unresolvable ref is reported when it is compiled
-            found.update(declared_strings(resolve(schema["$ref"]), resolve, depth + 1))
+            found.update(declared_strings(resolve(ref), resolve, depth + 1, seen))
     for key in ("allOf", "anyOf", "oneOf"):
         members = schema.get(key)
         for member in members if isinstance(members, list) else ():
-            for text, value in declared_strings(member, resolve, depth + 1).items():
+            for text, value in declared_strings(member, resolve, depth + 1, seen).items():
                 found.setdefault(text, value)
     return found
 
