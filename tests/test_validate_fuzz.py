@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolkit import Policy, Tool, ToolContract, ToolResult
+from toolkit._exceptions import SchemaError
 
 JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
 JSON_VALUES = st.recursive(
@@ -203,3 +204,64 @@ def test_generated_fixtures_agree_with_the_validator_on_random_schemas(
     )
     report = fire(tool)
     assert report.failures == (), report.summary()
+
+
+DEF_NAMES = ["A", "B", "C", "D"]
+REFS = st.sampled_from(DEF_NAMES).map(lambda name: {"$ref": f"#/$defs/{name}"})
+LEAVES = st.sampled_from([{"type": "string"}, {"type": "integer"}, {"type": "null"}, {"minLength": 2}])
+DEFINITIONS = st.one_of(
+    st.tuples(st.sampled_from(["anyOf", "oneOf", "allOf"]), st.lists(REFS | LEAVES, min_size=1, max_size=12)).map(
+        lambda pair: {pair[0]: pair[1]}
+    ),
+    REFS.map(lambda ref: {"not": ref}),
+    REFS.map(lambda ref: {"type": "object", "properties": {"p": ref}}),
+    REFS.map(lambda ref: {"type": "array", "items": ref}),
+    LEAVES,
+)
+
+
+def _left_recursive(defs: dict[str, Any], start: str) -> bool:
+    """The oracle: from ``start`` (following every reference), can a definition reach itself in place?"""
+
+    def refs(node: Any, in_place: bool) -> list[tuple[str, bool]]:
+        found = []
+        for key in ("anyOf", "oneOf", "allOf"):
+            found += [(b["$ref"].rsplit("/", 1)[1], in_place) for b in node.get(key, []) if "$ref" in b]
+        if "not" in node:
+            found.append((node["not"]["$ref"].rsplit("/", 1)[1], in_place))
+        for sub in [*node.get("properties", {}).values(), node.get("items", {})]:
+            found += [(sub["$ref"].rsplit("/", 1)[1], False)] if "$ref" in sub else []
+        return found
+
+    reachable = {start}
+    todo = [start]
+    while todo:
+        for name, _ in refs(defs[todo.pop()], True):
+            if name not in reachable:
+                reachable.add(name)
+                todo.append(name)
+    for origin in reachable:
+        seen, todo = set(), [origin]
+        while todo:
+            for name, in_place in refs(defs[todo.pop()], True):
+                if in_place and name == origin:
+                    return True
+                if in_place and name not in seen:
+                    seen.add(name)
+                    todo.append(name)
+    return False
+
+
+@pytest.mark.timeout(60)
+@FUZZ
+@given(defs=st.fixed_dictionaries(dict.fromkeys(DEF_NAMES, DEFINITIONS)), value=JSON_VALUES)
+def test_random_reference_graphs_are_refused_exactly_when_left_recursive(defs: dict[str, Any], value: Any) -> None:
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": defs}
+    tool = Tool(contract=ToolContract(name="graph", description="Random graph.", args_schema=schema),
+                parameters=None, policy=Policy())  # fmt: skip
+    if _left_recursive(defs, "A"):
+        with pytest.raises(SchemaError) as caught:
+            tool.validate({"x": value})
+        assert caught.value.slug == "left_recursive_ref"
+    else:
+        check(tool.validate({"x": value}))

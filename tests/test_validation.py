@@ -330,10 +330,11 @@ def test_deeply_nested_json_text_is_invalid_json() -> None:
     assert result.status == "invalid_arguments"
 
 
-def test_a_schema_that_refers_to_itself_forever_yields_an_error() -> None:
+def test_a_schema_that_refers_to_itself_without_reading_the_value_is_a_schema_error() -> None:
     schema = obj({"x": {"$ref": "#/$defs/loop"}}, **{"$defs": {"loop": {"$ref": "#/$defs/loop"}}})
-    result = make_tool(schema).validate({"x": 1})
-    assert errors_of(result) == {"x": "too_deep"}
+    with pytest.raises(SchemaError) as caught:
+        make_tool(schema).validate({"x": 1})
+    assert caught.value.slug == "left_recursive_ref"
 
 
 def test_remote_refs_are_a_schema_error_for_the_author() -> None:

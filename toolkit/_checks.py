@@ -78,6 +78,8 @@ def short(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     except (TypeError, ValueError):
         text = repr(value)
+    except RecursionError:  # a hostile, deeply nested value: its outline is all a problem text needs
+        text = "[...]" if isinstance(value, list) else "{...}" if isinstance(value, dict) else type(value).__name__
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -89,7 +91,10 @@ def json_key(value: Any) -> tuple[Any, ...]:
         return ("n", value)
     if isinstance(value, str):
         return ("s", value)
-    return ("j", json.dumps(value, sort_keys=True, default=repr))
+    try:
+        return ("j", json.dumps(value, sort_keys=True, default=repr))
+    except RecursionError:  # too deep to compare by content (deeper than any schema lets through): by identity
+        return ("deep", id(value))
 
 
 # -- type --------------------------------------------------------------------------------------------

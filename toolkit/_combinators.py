@@ -16,7 +16,16 @@ from typing import Any
 from toolkit._checks import Check, Run, short
 from toolkit._expected import Loc, declared_texts, describe, type_name
 
-__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check", "static_types"]
+__all__ = [
+    "TypeSet",
+    "branch_check",
+    "core",
+    "declared_strings",
+    "default_of",
+    "left_recursion",
+    "not_check",
+    "static_types",
+]
 
 TypeSet = frozenset[str] | None
 """The JSON types a schema can accept; ``None`` means any type."""
@@ -228,3 +237,77 @@ def default_of(schema: Any, resolve: Callable[[str], Any]) -> Any:
         return schema["default"]
     inner, _ = core(schema, resolve)
     return inner["default"] if isinstance(inner, Mapping) and "default" in inner else NO_DEFAULT
+
+
+# -- left recursion --------------------------------------------------------------------------------
+_IN_PLACE = ("anyOf", "oneOf", "allOf")
+"""Keywords whose subschemas apply to the same value as their parent (with ``$ref``, ``not``, ``if``)."""
+
+
+def _edges(schema: Mapping[str, Any], at: str, resolve: Callable[[str], Any]) -> tuple[list[Edge], list[Edge]]:
+    """The subschemas of ``schema`` applied to the same value, and those applied to a part of it."""
+    same: list[Edge] = []
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        with contextlib.suppress(Exception):  # an unresolvable ref is reported when it is compiled
+            same.append((resolve(ref), ref))
+    for key in _IN_PLACE:
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            same.extend((sub, f"{at}/{key}/{i}") for i, sub in enumerate(branches))
+    conditional = ("if", "then", "else") if "then" in schema or "else" in schema else ()
+    same.extend((schema[key], f"{at}/{key}") for key in ("not", *conditional) if key in schema)
+    parts: list[Edge] = []
+    for key in ("properties", "patternProperties"):
+        table = schema.get(key)
+        if isinstance(table, Mapping):
+            parts.extend((sub, f"{at}/{key}/{name}") for name, sub in table.items())
+    parts.extend((schema[key], f"{at}/{key}") for key in ("additionalProperties", "items", "contains") if key in schema)
+    prefix = schema.get("prefixItems")
+    if isinstance(prefix, list):
+        parts.extend((sub, f"{at}/prefixItems/{i}") for i, sub in enumerate(prefix))
+    return same, parts
+
+
+Edge = tuple[Any, str]
+
+
+def left_recursion(root: Any, resolve: Callable[[str], Any]) -> tuple[str, ...] | None:
+    """A reference cycle that never reads into the value (``A: anyOf [{$ref: A}, ...]``), as JSON pointers.
+
+    Such a cycle applies a schema to the very value it is already checking, so evaluating it never ends (the
+    2020-12 spec calls the schema invalid): one self-referring branch per level makes validation exponential.
+    Recursion through ``properties`` / ``items`` / ``additionalProperties`` / ``patternProperties`` /
+    ``prefixItems`` / ``contains`` is fine: each step reads a smaller part of the value. One iterative
+    depth-first walk over every schema reachable from ``root``: linear in the schema's size.
+    """
+    state: dict[int, int] = {}  # id(schema) -> 1 while on the current path, 2 when done
+    entries: list[Edge] = [(root, "#")]
+    while entries:
+        start, at = entries.pop()
+        if not isinstance(start, Mapping) or id(start) in state:
+            continue
+        state[id(start)] = 1
+        path: list[tuple[Mapping[str, Any], str, list[Edge]]] = []
+        same, parts = _edges(start, at, resolve)
+        entries.extend(parts)
+        path.append((start, at, same))
+        while path:
+            node, _, todo = path[-1]
+            if not todo:
+                state[id(node)] = 2
+                path.pop()
+                continue
+            sub, there = todo.pop()
+            if not isinstance(sub, Mapping):
+                continue
+            seen = state.get(id(sub))
+            if seen == 1:
+                first = next(i for i, step in enumerate(path) if step[0] is sub)
+                return (*(step[1] for step in path[first:]), there)
+            if seen is None:
+                state[id(sub)] = 1
+                same, parts = _edges(sub, there, resolve)
+                entries.extend(parts)
+                path.append((sub, there, same))
+    return None

@@ -5,6 +5,16 @@ root. Local ``$ref`` s (``#``, ``#/$defs/...``, any JSON pointer into the docume
 shared cell, so recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by
 the data's own depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
 
+A *left-recursive* schema -- a reference cycle through ``$ref`` / ``anyOf`` / ``oneOf`` / ``allOf`` / ``not`` /
+``if``-``then``-``else`` that never steps into ``properties``, ``items`` and the like, e.g.
+``$defs: {A: {anyOf: [{$ref: "#/$defs/A"}, {type: string}]}}`` -- is refused before compiling with
+``SchemaError(slug="left_recursive_ref")``, naming the cycle. Such a schema applies itself to the very value
+it is checking, so evaluating it never ends (2020-12 calls it invalid) and each self-referring branch would
+multiply the work. Cutting the cyclic edge instead is not sound in general: for a cycle through two
+definitions the cut depends on which one the walk entered first, so the same definition would mean different
+things in different places, and a cycle through ``not`` has no consistent meaning at all. The schema is the
+tool author's, so the author gets the error (on the first ``validate``), never the model.
+
 Two OpenAPI spellings are honoured because the lowered declaration honours them (see
 ``tests/test_contract_consistency.py``): ``nullable: true`` beside a ``type`` also accepts ``null``, and a
 ``readOnly`` property is never required (a request does not carry it; the declaration does not offer it).
@@ -45,6 +55,7 @@ from toolkit._combinators import (
     core,
     declared_strings,
     default_of,
+    left_recursion,
     not_check,
     static_types,
 )
@@ -356,5 +367,17 @@ def _check_contains(items: list[Any], contains: Check, loc: Loc, run: Run, schem
 
 
 def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
-    """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root."""
-    return _Compiler(schema, options).compile(schema)
+    """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root.
+
+    A left-recursive schema is refused with ``SchemaError(slug="left_recursive_ref")`` (see
+    :func:`~toolkit._combinators.left_recursion`): its meaning is undefined, so no answer would be right.
+    """
+    compiler = _Compiler(schema, options)
+    cycle = left_recursion(schema, compiler.resolve)
+    if cycle is not None:
+        raise SchemaError(
+            f"the schema refers back to itself without reading into the value: {' -> '.join(cycle)}; such a "
+            "branch can never match anything new, so remove it, or put the recursion under properties or items",
+            slug="left_recursive_ref",
+        )
+    return compiler.compile(schema)
