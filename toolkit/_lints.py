@@ -162,20 +162,28 @@ def _walk(root: Mapping[str, Any], node: Any, prefix: str, depth: int) -> Iterat
             yield from _walk(root, resolved, path, depth + 1)
 
 
-def _containers(root: Mapping[str, Any], node: Mapping[str, Any], hops: int = 0) -> Iterator[Mapping[str, Any]]:
-    """The object schemas reachable from ``node`` without entering a property: itself, items, union members."""
-    if hops > _REF_HOPS:
+def _containers(
+    root: Mapping[str, Any], node: Mapping[str, Any], hops: int = 0, seen: set[int] | None = None
+) -> Iterator[Mapping[str, Any]]:
+    """The object schemas reachable from ``node`` without entering a property: itself, items, union members.
+
+    Each schema node is visited once (``seen``), so a union whose branches refer back to it (``A: {anyOf: [A,
+    A, ...]}``) costs one visit per node instead of one per path: linear, never exponential.
+    """
+    seen = set() if seen is None else seen
+    if hops > _REF_HOPS or id(node) in seen:
         return
+    seen.add(id(node))
     if "properties" in node:
         yield node
     for key in ("anyOf", "oneOf", "allOf"):
         for member in node.get(key) or ():
             resolved = _resolve(root, member)
             if isinstance(resolved, Mapping):
-                yield from _containers(root, resolved, hops + 1)
+                yield from _containers(root, resolved, hops + 1, seen)
     items = _resolve(root, node.get("items"))
     if isinstance(items, Mapping):
-        yield from _containers(root, items, hops + 1)
+        yield from _containers(root, items, hops + 1, seen)
 
 
 # -- rules -------------------------------------------------------------------------------------------------
