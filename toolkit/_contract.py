@@ -9,11 +9,28 @@ ever read it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Effect", "Lint", "Loss", "Policy", "Severity", "ToolContract", "parse_binding"]
+__all__ = [
+    "PARAMETER_NAME",
+    "TOOL_NAME",
+    "Effect",
+    "Lint",
+    "Loss",
+    "Policy",
+    "Severity",
+    "ToolContract",
+    "parse_binding",
+]
+
+TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+"""The genai ``FunctionDeclaration`` name rule: a letter or ``_`` first, then letters, digits, ``_.:-``; ≤ 128."""
+
+PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+"""The rule every argument name must meet (what Vertex AI accepts as a parameter name)."""
 
 Effect = Literal["read", "write"]
 Severity = Literal["error", "warning", "info"]

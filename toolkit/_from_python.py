@@ -26,16 +26,13 @@ from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
 
 from toolkit._context import ToolContext
-from toolkit._contract import Effect, Policy, ToolContract
+from toolkit._contract import PARAMETER_NAME, TOOL_NAME, Effect, Policy, ToolContract
 from toolkit._docstrings import Docstring, parse_docstring
 from toolkit._exceptions import NamingError, SignatureError
 from toolkit._python_schema import args_schema_of
 from toolkit._tool import DomainCheck, Tool, build_tool
 
 __all__ = ["from_function"]
-
-PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 
 
 @dataclass(frozen=True, slots=True)

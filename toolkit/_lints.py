@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolkit._contract import Lint, Severity
+from toolkit._contract import TOOL_NAME, Lint, Severity
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -30,7 +30,6 @@ HUGE_DECLARATION = 64 * 1024
 MAX_NESTING = 2
 _WALK_LIMIT = MAX_NESTING + 2  # deep enough to see a violation, shallow enough to stop recursive schemas
 _REF_HOPS = 32
-TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 _DATE_NAME = re.compile(r"^(date|since|until|deadline|timestamp)$|_(at|on|date|time|since|until|deadline)$", re.I)
 _MONEY_NAME = re.compile(r"^(amount|price|cost|total|fee|balance)$|_(amount|price|cost|total|fee|balance)$", re.I)
 _TEMPORAL_FORMATS = frozenset({"date", "date-time", "time", "duration"})

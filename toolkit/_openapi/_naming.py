@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from toolkit._contract import PARAMETER_NAME
 from toolkit._exceptions import NamingError
 from toolkit._openapi._refusal import Refusal
 
@@ -24,7 +25,6 @@ __all__ = ["MAX_ARG", "MAX_NAME", "argument_name", "check_namespace", "snake_cas
 MAX_NAME = 128
 MAX_ARG = 64
 _NAME_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
-_ARG_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 _ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _SEPARATORS = re.compile(r"[\s/\-]+")
@@ -73,12 +73,12 @@ def tool_name(namespace: str, operation_id: str | None, explicit: str | None) ->
 
 def argument_name(original: str) -> str:
     """The argument name for a parameter or body property (its binding keeps ``original``)."""
-    if _ARG_OK.fullmatch(original):
+    if PARAMETER_NAME.fullmatch(original):
         return original
     name = _NOT_ARG.sub("_", original).strip("_").lower()
     if name and name[0].isdigit():
         name = f"_{name}"
-    if not _ARG_OK.fullmatch(name):
+    if not PARAMETER_NAME.fullmatch(name):
         raise Refusal(
             "bad_argument_name",
             f"argument {original[:80]!r} cannot be named within [A-Za-z_][A-Za-z0-9_]{{0,{MAX_ARG - 1}}}",
