@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["JSONValue", "compact", "json_copy", "pretty"]
+__all__ = ["JSON_TYPES", "JSONValue", "compact", "json_copy", "json_type", "pretty"]
+
+JSON_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+"""The seven JSON Schema type names."""
 
 JSONValue = Any  # dict[str, JSONValue] | list[JSONValue] | str | int | float | bool | None
 
@@ -58,3 +62,23 @@ def json_copy(value: JSONValue) -> JSONValue:
     if isinstance(value, list):
         return [json_copy(v) for v in value]
     return value
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a JSON value (``null boolean integer number string array object``);
+    for anything that is not JSON, the name of its Python type."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__

@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from toolkit._canonical import JSON_TYPES
 from toolkit._checks import Check, Run, short
 from toolkit._expected import Loc, declared_texts, describe, type_name
 
@@ -30,7 +31,7 @@ __all__ = [
 TypeSet = frozenset[str] | None
 """The JSON types a schema can accept; ``None`` means any type."""
 
-_ALL = frozenset({"string", "integer", "number", "boolean", "null", "array", "object"})
+_ALL = JSON_TYPES
 
 
 def _of_value(value: Any) -> str:

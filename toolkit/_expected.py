@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from toolkit._canonical import json_type
 from toolkit._formats import FORMAT_PHRASES
 from toolkit._lowering.gemini import enum_text
 
@@ -69,23 +70,8 @@ def format_path(loc: Loc) -> str:
     return out
 
 
-def type_name(value: Any) -> str:
-    """The JSON type of a Python value, as the model would name it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+type_name = json_type
+"""The JSON type of a value, as the model would name it (see :func:`toolkit._canonical.json_type`)."""
 
 
 def number_text(value: Any) -> str:

@@ -8,9 +8,10 @@ without a loss; ``unsupported`` ones are dropped with a loss whose reason comes 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
+from toolkit._canonical import JSON_TYPES
+from toolkit._canonical import json_type as canonical_json_type
 from toolkit._exceptions import SchemaError
 
 __all__ = ["KEYWORDS", "LATE", "REASONS", "SILENT_KEYWORDS", "TYPES", "bad", "count", "escape", "json_type", "number"]
@@ -130,19 +131,9 @@ def bad(path: str, keyword: str, message: str) -> SchemaError:
 
 
 def json_type(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "BOOLEAN"
-    if isinstance(value, int):
-        return "INTEGER"
-    if isinstance(value, float):
-        return "NUMBER"
-    if isinstance(value, list):
-        return "ARRAY"
-    if isinstance(value, Mapping):
-        return "OBJECT"
-    return "STRING"
+    """The subset's type for a JSON value (``2`` → ``INTEGER``); anything that is not JSON travels as STRING."""
+    name = canonical_json_type(value)
+    return name.upper() if name in JSON_TYPES else "STRING"
 
 
 def number(value: Any, path: str, keyword: str) -> float | int:
