@@ -25,7 +25,7 @@ from function_catalogue import CASES, Case
 
 from toolkit import from_function
 from toolkit._from_python import _arguments_model, _callable_target, _docstring, _params, _signature
-from toolkit._python_schema import args_schema_of
+from toolkit._from_python._schema import args_schema_of
 
 
 def pydantic_floor(case: Case) -> None:

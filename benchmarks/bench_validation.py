@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import toolkit as tk
-from toolkit._checks import Run
 from toolkit._validation import compiled, validate
+from toolkit._validation._checks import Run
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "openapi"
 SCHEMA: dict[str, Any] = {

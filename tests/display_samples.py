@@ -155,8 +155,8 @@ def saga() -> SagaReport:
 
 def fixture_report() -> Any:
     """A report with one passing and one failing row (built by hand, so validator changes do not move it)."""
-    from toolkit._fixture_report import FixtureReport, FixtureRow
     from toolkit._fixtures import Fixture
+    from toolkit._fixtures._report import FixtureReport, FixtureRow
 
     passing = FixtureRow(
         Fixture(

@@ -17,9 +17,9 @@ pytest.importorskip("google.adk.tools", reason="google-adk is not installed (opt
 from google.adk.models import LlmRequest
 from google.adk.tools import BaseTool
 
-from toolkit._demo_api import DEFAULT_API_KEY, create_app, seeded_order_ids
-from toolkit.adk import to_adk
 from toolkit.examples import search_issues
+from toolkit.examples.demo_api import DEFAULT_API_KEY, create_app, seeded_order_ids
+from toolkit.runtime.adk import to_adk
 from toolkit.runtime.http import HttpConfig, HttpTool
 
 PAID = seeded_order_ids()[0]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from toolkit._diff_rules import RULES
+from toolkit._diff._rules import RULES
 from toolkit.cli import main
 
 SEARCH = "toolkit.examples:search_issues"

@@ -35,10 +35,10 @@ from function_catalogue import CASES
 
 import toolkit as tk
 from toolkit import Policy, Tool, ToolContract, ToolResult
-from toolkit._expected import Loc, format_path
 from toolkit._fixtures import fire, fixtures
 from toolkit._lowering.gemini import enum_text
 from toolkit._tool import build_tool
+from toolkit._validation._expected import Loc, format_path
 
 Path_ = tuple[str | int, ...]
 _ANCESTOR_CODES = frozenset({"no_branch_matched", "ambiguous"})
@@ -338,7 +338,7 @@ def test_a_merged_all_of_that_closes_one_member_is_refused_with_its_loss_on_reco
 
 def test_declared_strings_follow_each_reference_once() -> None:
     """Unions of references that refer to each other are walked once per reference, not once per path."""
-    from toolkit._combinators import declared_strings
+    from toolkit._validation._combinators import declared_strings
 
     defs = {f"D{i}": {"anyOf": [*({"$ref": f"#/$defs/D{j}"} for j in range(12)), {"const": i}]} for i in range(12)}
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from toolkit import ToolContext
-from toolkit._demo_api import DEFAULT_API_KEY, DemoServer, create_app, default_db_path, seeded_order_ids, serve
+from toolkit.examples.demo_api import DEFAULT_API_KEY, DemoServer, create_app, default_db_path, seeded_order_ids, serve
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool
 
 PAID, SHIPPED, PENDING = seeded_order_ids()[:3]

@@ -16,7 +16,7 @@ import yaml
 
 import toolkit as tk
 from toolkit._diff import DeclarationDiff, SpecDiff, diff_declarations, diff_specs, worst
-from toolkit._diff_rules import KINDS, RULES, Change
+from toolkit._diff._rules import KINDS, RULES, Change
 
 PAIRS = Path(__file__).parent / "diff_pairs"
 CASES = sorted(PAIRS.glob("*.json"))

@@ -10,8 +10,8 @@ import pytest
 
 import toolkit as tk
 from toolkit import Policy, Tool, ToolContract, ToolkitError
-from toolkit._fixture_report import verdict
 from toolkit._fixtures import Fixture, fire, fixtures, load_fixtures
+from toolkit._fixtures._report import verdict
 
 
 def make_tool(schema: dict[str, Any], effect: str = "write", **policy: Any) -> Tool:

@@ -208,7 +208,7 @@ def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pyte
 
 def _plugin_run(pytester: pytest.Pytester, maximum: int, *extra: str) -> pytest.RunResult:
     pytester.makepyfile(test_tools=_PLUGIN_TEST.format(maximum=maximum))
-    return pytester.runpytest("-p", "toolkit.pytest_plugin", "-p", "no:cacheprovider", *extra)
+    return pytester.runpytest("-p", "toolkit._golden.pytest_plugin", "-p", "no:cacheprovider", *extra)
 
 
 def test_plugin_fails_on_missing_files_and_writes_them_with_update_golden(pytester: pytest.Pytester) -> None:
@@ -242,7 +242,7 @@ def test_plugin_snapshots_a_whole_toolset(pytester: pytest.Pytester, repo_root: 
         test_spec=f"import toolkit as tk\n\ndef test_orders(golden):\n"
         f"    golden.check(tk.from_openapi({str(spec)!r}, 'orders'))\n"
     )
-    pytester.runpytest("-p", "toolkit.pytest_plugin", "--update-golden").assert_outcomes(passed=1)
+    pytester.runpytest("-p", "toolkit._golden.pytest_plugin", "--update-golden").assert_outcomes(passed=1)
     stored = json.loads((pytester.path / "__golden__" / "test_spec" / "test_orders.json").read_text(encoding="utf-8"))
     product = _golden.load(repo_root / "golden")
     assert stored == {name: declaration for name, declaration in product.items() if name.startswith("orders_")}

@@ -12,7 +12,7 @@ import pytest
 
 import toolkit as tk
 from toolkit import Policy, Tool, ToolContext, ToolContract, ToolkitError
-from toolkit._invoke import safe_message, to_jsonable
+from toolkit._validation._invoke import safe_message, to_jsonable
 
 SCHEMA = {
     "type": "object",

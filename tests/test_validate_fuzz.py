@@ -117,9 +117,9 @@ FAST_VALUES = (
 @FUZZ
 @given(value=FAST_VALUES)
 def test_the_fast_path_accepts_exactly_what_the_full_check_passes_unchanged(schema: dict[str, Any], value: Any) -> None:
-    from toolkit._checks import Run
-    from toolkit._compile import Options, compile_schema
-    from toolkit._fastpath import fast_array_predicate, fast_predicate
+    from toolkit._validation._checks import Run
+    from toolkit._validation._compile import Options, compile_schema
+    from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
 
     predicate = fast_predicate(schema) or fast_array_predicate(schema)
     assert predicate is not None

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from toolkit import Policy, Tool, ToolContract, ToolResult
-from toolkit._checks import MAX_DEPTH
 from toolkit._exceptions import SchemaError
+from toolkit._validation._checks import MAX_DEPTH
 
 
 def make_tool(properties: Mapping[str, Any], defs: Mapping[str, Any]) -> Tool:

@@ -115,7 +115,7 @@ class Tool:
 
         A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted).
         """
-        result: ToolResult = _stage("toolkit._invoke", "call")(self, args, context)
+        result: ToolResult = _stage("toolkit._validation._invoke", "call")(self, args, context)
         return result
 
     def with_policy(self, **changes: Any) -> Tool:

@@ -106,8 +106,8 @@ def _fire(console: Console, tools: dict[str, HttpTool], order_id: str) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from toolkit._demo_api import default_db_path, seeded_order_ids, serve
     from toolkit._openapi import from_openapi
+    from toolkit.examples.demo_api import default_db_path, seeded_order_ids, serve
     from toolkit.runtime.http import HttpClient, HttpConfig
 
     spec = find_spec(args.spec)

@@ -27,9 +27,9 @@ from pydantic.fields import FieldInfo
 
 from toolkit._context import ToolContext
 from toolkit._contract import PARAMETER_NAME, TOOL_NAME, Effect, Policy, ToolContract
-from toolkit._docstrings import Docstring, parse_docstring
 from toolkit._exceptions import NamingError, SignatureError
-from toolkit._python_schema import args_schema_of
+from toolkit._from_python._docstrings import Docstring, parse_docstring
+from toolkit._from_python._schema import args_schema_of
 from toolkit._tool import DomainCheck, Tool, build_tool
 
 __all__ = ["from_function"]

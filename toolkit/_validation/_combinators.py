@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolkit._canonical import JSON_TYPES
-from toolkit._checks import Check, Run, short
-from toolkit._expected import Loc, declared_texts, describe, type_name
+from toolkit._validation._checks import Check, Run, short
+from toolkit._validation._expected import Loc, declared_texts, describe, type_name
 
 __all__ = [
     "TypeSet",
@@ -73,7 +73,7 @@ def declared_strings(
 
     Looks where a value meets several schemas at once — the node itself, its ``$ref``, ``allOf`` members
     and union branches — not into properties or items (those are values of their own). Maps each string
-    the lowered declaration shows to the member it stands for (see :func:`toolkit._expected.declared_texts`).
+    the lowered declaration shows to the member it stands for (see :func:`._expected.declared_texts`).
     """
     if not isinstance(schema, Mapping) or depth > 64:  # each $ref is followed once, so this is not exponential
         return {}

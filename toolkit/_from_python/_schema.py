@@ -23,7 +23,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, PydanticJs
 from pydantic_core import core_schema
 
 from toolkit._contract import Loss
-from toolkit._docstrings import parse_docstring
+from toolkit._from_python._docstrings import parse_docstring
 
 __all__ = ["DECIMAL_PATTERN", "args_schema_of"]
 

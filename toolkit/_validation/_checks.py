@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, TypeGuard
 
 from toolkit._envelope import UNSET, FieldError, Notice
-from toolkit._expected import (
+from toolkit._validation._expected import (
     Loc,
     clause,
     const_phrase,
@@ -29,7 +29,7 @@ from toolkit._expected import (
     range_phrase,
     type_name,
 )
-from toolkit._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS, ecma_regex
+from toolkit._validation._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS, ecma_regex
 
 __all__ = ["MAX_DEPTH", "Check", "Run", "json_key", "short", "type_check"]
 
@@ -270,7 +270,7 @@ def length_check(schema: Mapping[str, Any], description: str | None) -> Check | 
 
 
 def _compile_pattern(pattern: str) -> re.Pattern[str] | None:
-    """ECMA-262 semantics (see :func:`~toolkit._formats.ecma_regex`); patterns Python cannot read are skipped."""
+    """ECMA-262 semantics (see :func:`~._formats.ecma_regex`); patterns Python cannot read are skipped."""
     return ecma_regex(pattern)
 
 
@@ -342,7 +342,7 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
 def declared_check(node: Check, texts: Mapping[str, Any]) -> Check:
     """Read back the strings the declaration shows for non-string ``enum``/``const`` members (``"2"`` → ``2``).
 
-    ``texts`` maps each declared string to its member (see :func:`~toolkit._expected.declared_texts`, which
+    ``texts`` maps each declared string to its member (see :func:`~toolkit._validation._expected.declared_texts`, which
     the compiler gathers through ``$ref``, ``allOf`` and union branches). A string value runs through
     ``node`` as it is first; only when that fails and the string is one the declaration offered is it read
     as the member, with a ``coerced_enum`` notice. Every other value (``"10"`` for a plain integer, ``"5"``

@@ -20,7 +20,7 @@ Decisions:
   ``10.5`` is not. ``true`` is never a number and ``"10"`` never an integer.
 * ``NaN``/``Infinity`` in JSON text are refused (they are not JSON).
 
-Schemas are compiled once per tool into closures (see :mod:`toolkit._compile`) and kept in ``tool._cache``.
+Schemas are compiled once per tool into closures (see :mod:`toolkit._validation._compile`) and kept in ``tool._cache``.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolkit._checks import Check, Run, short
-from toolkit._compile import Options, compile_schema
 from toolkit._envelope import FieldError, ToolResult
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._expected import type_name
+from toolkit._validation._checks import Check, Run, short
+from toolkit._validation._compile import Options, compile_schema
+from toolkit._validation._expected import type_name
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
@@ -124,7 +124,7 @@ def _run_domain(checks: Iterable[DomainCheck], cleaned: Mapping[str, Any]) -> tu
             raise
         except Exception as exc:
             name = getattr(domain_check, "__name__", type(domain_check).__name__)
-            from toolkit._invoke import safe_message
+            from toolkit._validation._invoke import safe_message
 
             return ToolResult("error", message=f"domain check {name} failed: {safe_message(exc)}", retryable=False)
     return tuple(found)

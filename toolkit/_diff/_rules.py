@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
-from toolkit._diff_text import contrast, show
+from toolkit._diff._text import contrast, show
 
 __all__ = ["KINDS", "RULES", "Change", "Kind", "contrast", "diff_schema", "join", "key", "same", "show"]
 

@@ -1,6 +1,6 @@
 """google-adk adapter: any toolkit tool as a ``google.adk.tools.BaseTool`` (optional extra ``adk``).
 
-    from toolkit.adk import to_adk
+    from toolkit.runtime.adk import to_adk
     agent = Agent(..., tools=[to_adk(tool) for tool in orders_tools.load_tools(config)])
 
 The ADK tool's ``_get_declaration()`` is built from the toolkit declaration (the golden file, unchanged),

@@ -5,8 +5,8 @@
     diff.to_markdown()                                  # a pull-request comment
 
 A declaration is the contract with the model, so a changed declaration is a review artefact: every
-difference becomes a :class:`~toolkit._diff_rules.Change` with a stable rule slug and a kind (the catalogue
-is :data:`toolkit._diff_rules.RULES`), and the verdict is the worst kind. A ``breaking`` verdict means the
+difference becomes a :class:`~toolkit._diff._rules.Change` with a stable rule slug and a kind (the catalogue
+is :data:`toolkit._diff._rules.RULES`), and the verdict is the worst kind. A ``breaking`` verdict means the
 change needs a versioning decision: callers, saved sessions and evals that were valid before may now fail.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolkit._diff_rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
+from toolkit._diff._rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
 from toolkit._exceptions import ToolkitError
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Ugly fixtures: the arguments a model really sends, generated from a tool's ``args_schema``.
 
 :func:`fixtures` starts from a valid **baseline** call (every parameter with a valid example value) and
-mutates one parameter at a time through the families in :mod:`toolkit._fixture_families` (numeric strings,
+mutates one parameter at a time through the families in :mod:`toolkit._fixtures._families` (numeric strings,
 wrong-case enums, free-text dates, values just past each bound, nulls, omissions, extra properties, ...).
 Each :class:`Fixture` carries the verdict the contract predicts under the tool's policies — so the same
 schema gives different expectations for a read tool (clamps) and a write tool (rejects). :func:`fire` runs
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolkit._combinators import NO_DEFAULT, core, default_of, static_types
-from toolkit._fixture_families import OMIT, Case, Param, Setting, param_cases
-from toolkit._fixture_report import FixtureReport, FixtureRow, fire, load_fixtures
-from toolkit._fixture_values import NO_VALUE, example
+from toolkit._fixtures._families import OMIT, Case, Param, Setting, param_cases
+from toolkit._fixtures._report import FixtureReport, FixtureRow, fire, load_fixtures
+from toolkit._fixtures._values import NO_VALUE, example
+from toolkit._validation._combinators import NO_DEFAULT, core, default_of, static_types
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -62,7 +62,7 @@ class Fixtures(list[Fixture]):
 
 
 def _resolver(root: Mapping[str, Any]) -> Any:
-    from toolkit._compile import Options, _Compiler
+    from toolkit._validation._compile import Options, _Compiler
 
     return _Compiler(root, Options()).resolve
 

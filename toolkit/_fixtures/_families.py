@@ -21,10 +21,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
-from toolkit._checks import is_multiple
-from toolkit._expected import declared_texts
-from toolkit._fixture_values import NO_VALUE, core, example
-from toolkit._formats import check_format, ecma_regex
+from toolkit._fixtures._values import NO_VALUE, core, example
+from toolkit._validation._checks import is_multiple
+from toolkit._validation._expected import declared_texts
+from toolkit._validation._formats import check_format, ecma_regex
 
 __all__ = ["OMIT", "Case", "Param", "Setting", "param_cases"]
 

@@ -18,12 +18,12 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
-from toolkit._checks import MAX_DEPTH, Check, Run, short
-from toolkit._expected import Loc, describe
-from toolkit._formats import ecma_regex
+from toolkit._validation._checks import MAX_DEPTH, Check, Run, short
+from toolkit._validation._expected import Loc, describe
+from toolkit._validation._formats import ecma_regex
 
 if TYPE_CHECKING:
-    from toolkit._compile import Options
+    from toolkit._validation._compile import Options
 
 __all__ = ["object_check"]
 

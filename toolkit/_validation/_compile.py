@@ -1,6 +1,6 @@
 """Compile a JSON Schema 2020-12 into fast closures, once per tool and policy.
 
-:func:`compile_schema` walks the schema a single time and returns a :data:`~toolkit._checks.Check` for the
+:func:`compile_schema` walks the schema a single time and returns a :data:`~toolkit._validation._checks.Check` for the
 root. Local ``$ref`` s (``#``, ``#/$defs/...``, any JSON pointer into the document) compile lazily into a
 shared cell, so recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by
 the data's own depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
@@ -31,7 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit._checks import (
+from toolkit._exceptions import SchemaError
+from toolkit._validation._checks import (
     ITEM_WORDS,
     MAX_DEPTH,
     Check,
@@ -49,7 +50,7 @@ from toolkit._checks import (
     short,
     type_check,
 )
-from toolkit._combinators import (
+from toolkit._validation._combinators import (
     NO_DEFAULT,
     branch_check,
     core,
@@ -59,10 +60,9 @@ from toolkit._combinators import (
     not_check,
     static_types,
 )
-from toolkit._exceptions import SchemaError
-from toolkit._expected import Loc, clause, describe
-from toolkit._fastpath import fast_array_predicate, fast_predicate
-from toolkit._objects import object_check
+from toolkit._validation._expected import Loc, clause, describe
+from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
+from toolkit._validation._objects import object_check
 
 __all__ = ["MAX_DEPTH", "Options", "compile_schema", "static_types"]
 
@@ -370,7 +370,7 @@ def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
     """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root.
 
     A left-recursive schema is refused with ``SchemaError(slug="left_recursive_ref")`` (see
-    :func:`~toolkit._combinators.left_recursion`): its meaning is undefined, so no answer would be right.
+    :func:`~toolkit._validation._combinators.left_recursion`): its meaning is undefined, so no answer would be right.
     """
     compiler = _Compiler(schema, options)
     cycle = left_recursion(schema, compiler.resolve)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit._formats import FORMAT_CHECKS, ecma_regex
+from toolkit._validation._formats import FORMAT_CHECKS, ecma_regex
 
 __all__ = ["fast_array_predicate", "fast_predicate"]
 

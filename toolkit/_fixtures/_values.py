@@ -15,8 +15,8 @@ from re import _constants as sre_constants  # type: ignore[attr-defined]  # the 
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-from toolkit._combinators import NO_DEFAULT, core, default_of
-from toolkit._formats import FORMAT_EXAMPLES, check_format, ecma_regex
+from toolkit._validation._combinators import NO_DEFAULT, core, default_of
+from toolkit._validation._formats import FORMAT_EXAMPLES, check_format, ecma_regex
 
 __all__ = ["NO_VALUE", "core", "example", "pattern_example"]
 

@@ -95,7 +95,7 @@ def _conversion_errors(exc: Exception) -> tuple[FieldError, ...]:
 
 
 def _pydantic_error(detail: Mapping[str, Any]) -> FieldError:
-    from toolkit._expected import format_path
+    from toolkit._validation._expected import format_path
 
     loc: Any = None
     for part in detail.get("loc", ()):

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit._canonical import json_type
-from toolkit._formats import FORMAT_PHRASES
 from toolkit._lowering.gemini import enum_text
+from toolkit._validation._formats import FORMAT_PHRASES
 
 __all__ = [
     "clause",
