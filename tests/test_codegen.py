@@ -40,6 +40,8 @@ def _hostile_spec() -> dict[str, Any]:
     return {
         "openapi": "3.0.3",
         "info": {"title": EVIL, "version": EVIL},
+        "components": {"securitySchemes": {EVIL: {"type": "apiKey", "in": "header", "name": EVIL}}},
+        "security": [{EVIL: []}],
         "paths": {"/things/{thingId}/x\"'\\" + EVIL.replace("\n", ""): {"post": operation}},
     }
 
@@ -80,18 +82,10 @@ def _write(root: Path, files: dict[str, str]) -> None:
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory, orders: Toolset, hostile: Toolset) -> Path:
     root = tmp_path_factory.mktemp("generated")
-    schemes = {t.name: (SecurityScheme("apiKey", "api_key", "header", "X-API-Key"),) for t in orders}
-    _write(root, generate(orders, source_path="specs/orders.yaml", security=schemes))
-    hostile_scheme = (SecurityScheme(EVIL, "api_key", "header", EVIL),)
-    _write(
-        root,
-        generate(
-            hostile,
-            trim={"evil_make": Trim(keep_fields=(EVIL,), max_items=3)},
-            security={"evil_make": hostile_scheme},
-            domain={},
-        ),
-    )
+    assert {t.contract.security for t in orders} == {(SecurityScheme("apiKey", "api_key", "header", "X-API-Key"),)}
+    _write(root, generate(orders, source_path="specs/orders.yaml"))
+    assert hostile["evil_make"].contract.security == (SecurityScheme(EVIL, "api_key", "header", EVIL),)
+    _write(root, generate(hostile, trim={"evil_make": Trim(keep_fields=(EVIL,), max_items=3)}))
     return root
 
 
@@ -277,12 +271,9 @@ RULE = {
 def test_domain_rules_from_overrides_are_enforced_by_the_generated_module(
     repo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolkit._commands.generate import package_files
-
     overrides = {"createRefund": {"domain": [RULE]}}
-    files = package_files(
-        repo_root / "specs" / "orders.yaml", namespace="orders", package="ruled_tools", overrides=overrides
-    )
+    toolset = tk.from_openapi(repo_root / "specs" / "orders.yaml", namespace="orders", overrides=overrides)
+    files = generate(toolset, package="ruled_tools")
     _write(tmp_path, files)
     monkeypatch.syspath_prepend(str(tmp_path))
     try:

@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from toolkit._commands.generate import package_files
+import toolkit as tk
 
 PACKAGE = "orders_tools"
 
 
 @pytest.fixture(scope="module")
 def regenerated(repo_root: Path) -> dict[str, str]:
-    return package_files(repo_root / "specs" / "orders.yaml", namespace="orders", source_path="specs/orders.yaml")
+    toolset = tk.from_openapi(repo_root / "specs" / "orders.yaml", namespace="orders")
+    return tk.generate(toolset, source_path="specs/orders.yaml")
 
 
 def test_committed_package_is_byte_identical_to_a_fresh_generation(

@@ -16,8 +16,9 @@ import httpx
 import pytest
 
 from toolkit import RuntimeConfigError, ToolContext, ToolContract, ToolResult
+from toolkit._openapi._security import schemes_from_spec
 from toolkit._tool import Tool, build_tool
-from toolkit.runtime.credentials import SecurityScheme, schemes_from_spec
+from toolkit.runtime.credentials import SecurityScheme
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpRequest, HttpTool, bind_request, to_result
 from toolkit.runtime.trim import Trim, trim
 

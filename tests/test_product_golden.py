@@ -12,13 +12,12 @@ import yaml
 
 from toolkit import _golden
 from toolkit._canonical import pretty
-from toolkit._commands.golden import manifest_tools
 from toolkit._tool import Tool
 
 
 @pytest.fixture(scope="module")
 def product_tools(repo_root: Path) -> list[Tool]:
-    return manifest_tools(repo_root / "golden" / "golden.toml")
+    return _golden.manifest_tools(repo_root / "golden" / "golden.toml")
 
 
 def test_product_declarations_match_their_golden_files(product_tools: list[Tool], repo_root: Path) -> None:

@@ -21,6 +21,7 @@ __all__ = [
     "Lint",
     "Loss",
     "Policy",
+    "SecurityScheme",
     "Severity",
     "ToolContract",
     "parse_binding",
@@ -98,6 +99,19 @@ class Policy:
 
 
 @dataclass(frozen=True, slots=True)
+class SecurityScheme:
+    """Where one credential goes: ``kind`` api_key (``location`` header/query/cookie, ``name``) or bearer/basic.
+
+    ``key`` is the scheme's name in the spec; the runtime configuration maps it to the secret's source.
+    """
+
+    key: str
+    kind: Literal["api_key", "bearer", "basic"]
+    location: Literal["header", "query", "cookie"] = "header"
+    name: str = "Authorization"
+
+
+@dataclass(frozen=True, slots=True)
 class ToolContract:
     """Everything the pipeline knows about one tool before lowering.
 
@@ -106,6 +120,12 @@ class ToolContract:
     ``source_losses`` are losses taken before lowering (for example an OpenAPI ``discriminator`` or a cut
     ``$ref`` cycle); lowering adds its own. ``binding`` maps each argument to where it goes in an HTTP
     request (see :func:`parse_binding`); it is empty for function tools.
+
+    What the edges need from the source travels here too, so no edge reads the spec again: ``security`` (the
+    schemes the operation's requests carry, filled from configuration at run time, never by the model),
+    ``servers`` (the base URLs the document names for the operation) and ``domain_rules`` (declarative
+    ``{field, schema, problem, expected}`` rules from the overrides or ``x-agent-tool``; the tool enforces them
+    as domain checks, and generated modules store them).
     """
 
     name: str
@@ -119,6 +139,9 @@ class ToolContract:
     method: str | None = None
     path: str | None = None
     source_losses: tuple[Loss, ...] = ()
+    security: tuple[SecurityScheme, ...] = ()
+    servers: tuple[str, ...] = ()
+    domain_rules: tuple[Mapping[str, Any], ...] = ()
 
 
 def parse_binding(value: str) -> tuple[BindingLocation, str | None]:

@@ -12,28 +12,18 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
+from toolkit._context import ToolContext
 from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
+from toolkit._lints import lint
+from toolkit._lowering import lower
+from toolkit._validation import domain_rules
+from toolkit._validation import validate as validate_args
+from toolkit._validation._invoke import call as call_tool
 
 if TYPE_CHECKING:
-    from toolkit._context import ToolContext
     from toolkit._envelope import FieldError, ToolResult
 
 __all__ = ["DomainCheck", "Rejection", "Tool", "Toolset", "build_tool"]
-
-_STAGES: dict[tuple[str, str], Callable[..., Any]] = {}
-
-
-def _stage(module: str, name: str) -> Callable[..., Any]:
-    """A stage function, imported on first use and then looked up in one dict access (validate is hot)."""
-    try:
-        return _STAGES[module, name]
-    except KeyError:
-        import importlib
-
-        function: Callable[..., Any] = getattr(importlib.import_module(module), name)
-        _STAGES[module, name] = function
-        return function
-
 
 DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 """A domain rule: receives structurally valid arguments (JSON values), yields field errors (→ ``rejected``)."""
@@ -107,16 +97,14 @@ class Tool:
     # -- behaviour, delegated ----------------------------------------------------------------------
     def validate(self, args: Any) -> ToolResult:
         """Check ``args`` (a dict or JSON text) strictly against ``args_schema``. Never raises for bad args."""
-        result: ToolResult = _stage("toolkit._validation", "validate")(self, args)
-        return result
+        return validate_args(self, args)
 
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.
 
         A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted).
         """
-        result: ToolResult = _stage("toolkit._validation._invoke", "call")(self, args, context)
-        return result
+        return call_tool(self, args, context)
 
     def with_policy(self, **changes: Any) -> Tool:
         """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`)."""
@@ -201,10 +189,10 @@ def build_tool(
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     context_param: str | None = None,
 ) -> Tool:
-    """Lower a contract's ``args_schema``, run the lints, and bundle everything into a :class:`Tool`."""
-    from toolkit._lints import lint
-    from toolkit._lowering import lower
+    """Lower a contract's ``args_schema``, run the lints, and bundle everything into a :class:`Tool`.
 
+    The tool's domain checks are the contract's declarative ``domain_rules`` followed by ``domain_checks``.
+    """
     lowered = lower(contract.args_schema, dialect=dialect)
     parameters = lowered.schema if contract.args_schema.get("properties") else None
     tool = Tool(
@@ -212,7 +200,7 @@ def build_tool(
         parameters=parameters,
         lowering_losses=lowered.losses,
         policy=policy or Policy(),
-        domain_checks=tuple(domain_checks),
+        domain_checks=domain_rules(contract.domain_rules) + tuple(domain_checks),
         fn=fn,
         converter=converter,
         context_param=context_param,

@@ -13,6 +13,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from toolkit._exceptions import ToolkitError
+from toolkit._version import __version__
+
 __all__ = ["COMMANDS", "EXIT_CODES", "build_parser", "main"]
 
 COMMANDS: tuple[str, ...] = ("lower", "fixtures", "golden", "diff", "generate", "demo")
@@ -41,7 +44,6 @@ def _unavailable(subparsers: Any, name: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, one sub-command per module in :data:`COMMANDS`."""
-    from toolkit._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="toolkit",
@@ -68,7 +70,6 @@ def _consoles() -> tuple[Any, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code (see :data:`EXIT_CODES`)."""
-    from toolkit._exceptions import ToolkitError
 
     parser = build_parser()
     try:

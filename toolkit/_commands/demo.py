@@ -13,11 +13,15 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit._context import ToolContext
+from toolkit._exceptions import SpecError
+from toolkit._openapi import from_openapi
+from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool, Trim
+
 if TYPE_CHECKING:
     from rich.console import Console
 
     from toolkit._tool import Toolset
-    from toolkit.runtime.http import HttpClient, HttpTool
 
 __all__ = ["SCENARIO", "add_parser", "find_spec", "run"]
 
@@ -46,7 +50,6 @@ def add_parser(subparsers: Any) -> None:
 
 def find_spec(given: str | None = None) -> Path:
     """``specs/orders.yaml`` in the working folder, else the one beside the installed package."""
-    from toolkit._exceptions import SpecError
 
     candidates = (
         [Path(given)] if given else [Path("specs/orders.yaml"), Path(__file__).parents[2] / "specs/orders.yaml"]
@@ -57,25 +60,13 @@ def find_spec(given: str | None = None) -> Path:
     raise SpecError(f"no Orders spec at {candidates[0]}; run from the repository root or pass --spec FILE")
 
 
-def _http_tools(toolset: Toolset, spec: Path, client: HttpClient) -> dict[str, HttpTool]:
-    from toolkit._openapi._load import load_document
-    from toolkit.runtime.credentials import schemes_from_spec
-    from toolkit.runtime.http import HttpTool, Trim
-
-    document = load_document(spec).root
+def _http_tools(toolset: Toolset, client: HttpClient) -> dict[str, HttpTool]:
     trims = {"orders_list": Trim(keep_fields=("id", "status", "total"), max_items=3)}
-    return {
-        tool.name: HttpTool(
-            tool,
-            trim=trims.get(tool.name),
-            security=schemes_from_spec(document, tool.method or "", tool.path or ""),
-            client=client,
-        )
-        for tool in toolset
-    }
+    return {tool.name: HttpTool(tool, trim=trims.get(tool.name), client=client) for tool in toolset}
 
 
 def _summary(console: Console, toolset: Toolset) -> None:
+    # rich's renderables and the demo API's web stack load only when the demo runs.
     from rich.table import Table
 
     table = Table("tool", "effect", "confirm", "parameters", "losses", "lints", title=f"{toolset!r}")
@@ -89,8 +80,6 @@ def _summary(console: Console, toolset: Toolset) -> None:
 
 def _fire(console: Console, tools: dict[str, HttpTool], order_id: str) -> None:
     from rich.json import JSON
-
-    from toolkit._context import ToolContext
 
     for title, name, arguments, confirmed in SCENARIO:
         args = dict(arguments)
@@ -106,9 +95,7 @@ def _fire(console: Console, tools: dict[str, HttpTool], order_id: str) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from toolkit._openapi import from_openapi
     from toolkit.examples.demo_api import default_db_path, seeded_order_ids, serve
-    from toolkit.runtime.http import HttpClient, HttpConfig
 
     spec = find_spec(args.spec)
     db_path = Path(args.db) if args.db else default_db_path()
@@ -118,7 +105,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         _summary(console, toolset)
         credentials = {"apiKey": lambda: server.api_key}
         with HttpClient(HttpConfig(base_url=server.base_url, timeout=5.0, credentials=credentials)) as client:
-            _fire(console, _http_tools(toolset, spec, client), seeded_order_ids()[0])
+            _fire(console, _http_tools(toolset, client), seeded_order_ids()[0])
         console.print("Open the notebooks:  [bold].venv/bin/jupyter lab notebooks/[/bold]")
         if args.serve:
             console.print(f"Serving on {server.base_url} with X-API-Key: {server.api_key}; Ctrl-C stops it.")

@@ -21,8 +21,13 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import is_spec, load_spec, progress, write_json
+from toolkit import _golden
+from toolkit._commands import progress, write_json
+from toolkit._diff import VERDICT_ADVICE, SpecDiff, diff_declarations, spec_diff_of
 from toolkit._exceptions import GoldenError, ToolkitError
+from toolkit._openapi import from_openapi
+from toolkit._targets import default_namespace, is_spec, load_spec
+from toolkit._tool import Toolset
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -70,7 +75,6 @@ def _git_folder(revision: str, folder: str) -> dict[str, dict[str, Any]]:
 
 def _git_spec(revision: str, path: str, namespace: str, select: str) -> Toolset:
     """The toolset of spec file ``path`` as it was at ``revision``."""
-    from toolkit._openapi import from_openapi
 
     _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     text = _git("show", f"{revision}:./{Path(path).as_posix()}")
@@ -98,7 +102,6 @@ def _json_declaration(path: Path) -> dict[str, Any] | None:
 
 
 def _side(text: str, namespace: str, select: str) -> Toolset | dict[str, dict[str, Any]]:
-    from toolkit import _golden
 
     path = Path(text)
     if path.is_dir():
@@ -126,9 +129,6 @@ def _sides(args: argparse.Namespace) -> tuple[str, str]:
 
 def compare(args: argparse.Namespace, console: Console) -> DeclarationDiff | SpecDiff:
     """Build both sides and diff them (a SpecDiff when both are specs)."""
-    from toolkit._commands import default_namespace
-    from toolkit._diff import diff_declarations, spec_diff_of
-    from toolkit._tool import Toolset
 
     old_label, new_label = _sides(args)
     namespace = args.namespace or default_namespace(args.sides[0] if args.sides else args.dir)
@@ -154,8 +154,6 @@ def compare(args: argparse.Namespace, console: Console) -> DeclarationDiff | Spe
 
 def _render(console: Console, result: DeclarationDiff | SpecDiff) -> None:
     from rich.markup import escape
-
-    from toolkit._diff import VERDICT_ADVICE, SpecDiff
 
     diff = result.diff if isinstance(result, SpecDiff) else result
     console.print(f"verdict: {diff.verdict}", style=_STYLE[diff.verdict], markup=False)

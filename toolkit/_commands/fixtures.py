@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import add_target_arguments, load_tools, pick, progress, write_json
+from toolkit._commands import add_target_arguments, progress, write_json
+from toolkit._fixtures import fire
+from toolkit._targets import load_tools, pick
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -35,7 +37,6 @@ def _render(console: Console, name: str, report: Any) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from toolkit._fixtures import fire
 
     tools = pick(load_tools(args.target, namespace=args.namespace, overrides=args.overrides), args.op)
     reports = []

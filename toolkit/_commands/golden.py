@@ -25,20 +25,17 @@ Exit code 1 when ``check`` finds a missing, stale or orphaned golden file.
 from __future__ import annotations
 
 import argparse
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import load_spec, load_tools, progress, write_json
-from toolkit._exceptions import GoldenError
+from toolkit import _golden
+from toolkit._commands import progress, write_json
+from toolkit._targets import load_tools
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from toolkit._tool import Tool
-
-MANIFEST = "golden.toml"
-_FUNCTION_OPTIONS = ("namespace", "name", "description", "effect", "confirm")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -49,48 +46,16 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("action", choices=("check", "update"))
-    parser.add_argument("targets", nargs="*", help=f"tool sources (default: the ones in <dir>/{MANIFEST})")
+    parser.add_argument("targets", nargs="*", help=f"tool sources (default: the ones in <dir>/{_golden.MANIFEST})")
     parser.add_argument("--dir", default="golden", help="golden folder (default: golden)")
     parser.add_argument("--namespace", help="tool-name prefix for the targets given on the command line")
     parser.add_argument("--prune", action="store_true", help="update: also delete orphaned golden files")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
 
 
-def _function_tool(entry: dict[str, Any]) -> Tool:
-    from toolkit._commands import import_location
-    from toolkit._from_python import from_function
-
-    location, _, attribute = str(entry["target"]).rpartition(":")
-    options = {k: entry[k] for k in _FUNCTION_OPTIONS if k in entry}
-    return from_function(getattr(import_location(location), attribute), **options)
-
-
-def manifest_tools(path: str | Path) -> list[Tool]:
-    """The tools a ``golden.toml`` manifest puts under golden control, in manifest order."""
-    manifest = Path(path)
-    try:
-        entries = tomllib.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise GoldenError(
-            f"cannot read the golden manifest {str(manifest)!r} ({error}); create it (see `toolkit golden --help`)"
-            " or name the targets on the command line",
-            slug="golden_manifest",
-        ) from error
-    tools: list[Tool] = []
-    for spec in entries.get("spec", []):
-        source = manifest.parent / spec["path"]
-        tools += load_spec(str(source), spec.get("namespace"), select=spec.get("select", "extension")).tools
-    for function in entries.get("function", []):
-        tools.append(_function_tool(function))
-    for module in entries.get("module", []):
-        target = str(module["target"])
-        tools += load_tools(str(manifest.parent / target) if target.endswith(".py") else target)
-    return tools
-
-
 def _tools(args: argparse.Namespace) -> list[Tool]:
     if not args.targets:
-        return manifest_tools(Path(args.dir) / MANIFEST)
+        return _golden.manifest_tools(Path(args.dir) / _golden.MANIFEST)
     tools: list[Tool] = []
     for target in args.targets:
         tools += load_tools(target, namespace=args.namespace)
@@ -98,8 +63,6 @@ def _tools(args: argparse.Namespace) -> list[Tool]:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from toolkit import _golden
-
     with progress(console, "building tools", None):
         tools = _tools(args)
     if args.action == "update":

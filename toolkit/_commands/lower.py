@@ -10,8 +10,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import add_target_arguments, is_spec, load_spec, load_tools, pick, progress, write_json
+from toolkit._canonical import pretty
+from toolkit._commands import add_target_arguments, progress, write_json
 from toolkit._exceptions import ToolkitError
+from toolkit._openapi import summarise
+from toolkit._targets import is_spec, load_spec, load_tools, pick
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -52,8 +55,6 @@ def _render(console: Console, tool: Tool) -> None:
     from rich.panel import Panel
     from rich.syntax import Syntax
 
-    from toolkit._canonical import pretty
-
     title = f"{tool.name}  ({tool.effect}{', confirm' if tool.confirm else ''})"
     console.print(
         Panel(Syntax(pretty(tool.declaration).rstrip(), "json", theme="ansi_dark", word_wrap=True), title=title)
@@ -75,7 +76,6 @@ def _render(console: Console, tool: Tool) -> None:
 
 
 def _summary(console: Console, args: argparse.Namespace) -> int:
-    from toolkit._openapi import summarise
 
     with progress(console, f"lowering {args.target}", None):
         select = "all" if args.all else "extension"

@@ -12,12 +12,15 @@ change needs a versioning decision: callers, saved sessions and evals that were 
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolkit._diff._rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
 from toolkit._exceptions import ToolkitError
+from toolkit._openapi import from_openapi
+from toolkit._tool import Toolset
 
 if TYPE_CHECKING:
     from toolkit._tool import Rejection, Toolset
@@ -46,8 +49,6 @@ def _mimebundle(obj: Any) -> dict[str, str]:
     try:
         from toolkit._display import mimebundle
     except ImportError:
-        import html
-
         text = obj.to_text()
         return {"text/plain": text, "text/html": f"<pre>{html.escape(text)}</pre>"}
     return mimebundle(obj)
@@ -360,11 +361,9 @@ class SpecDiff:
 
 
 def _toolset(side: Any, namespace: str, options: Mapping[str, Any]) -> Toolset:
-    from toolkit._tool import Toolset
 
     if isinstance(side, Toolset):
         return side
-    from toolkit._openapi import from_openapi
 
     return from_openapi(side, namespace, **options)
 

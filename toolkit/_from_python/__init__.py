@@ -24,6 +24,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
 from toolkit._context import ToolContext
 from toolkit._contract import PARAMETER_NAME, TOOL_NAME, Effect, Policy, ToolContract
@@ -252,7 +253,6 @@ def _annotation_and_default(p: inspect.Parameter, where: str) -> tuple[Any, Any]
 
 
 def _field_default(info: FieldInfo) -> Any:
-    from pydantic_core import PydanticUndefined
 
     return inspect.Parameter.empty if info.default is PydanticUndefined else info.default
 

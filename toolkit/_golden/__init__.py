@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._canonical import pretty
-from toolkit._diff import DeclarationDiff, _mimebundle, diff_declarations
+from toolkit._diff import DeclarationDiff, _mimebundle, diff_declarations, worst
 from toolkit._exceptions import GoldenError
+from toolkit._golden._manifest import MANIFEST, manifest_tools
 
 __all__ = [
+    "MANIFEST",
     "GoldenReport",
     "Stale",
     "UpdateResult",
@@ -32,6 +34,7 @@ __all__ = [
     "declarations",
     "golden_path",
     "load",
+    "manifest_tools",
     "update",
     "write_atomic",
 ]
@@ -72,7 +75,6 @@ class GoldenReport:
     @property
     def verdict(self) -> str:
         """The worst kind of change among the stale files (``"none"`` when there are none)."""
-        from toolkit._diff import worst
 
         return worst(s.diff.verdict if s.diff is not None else "breaking" for s in self.stale)
 

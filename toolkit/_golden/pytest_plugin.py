@@ -13,6 +13,7 @@ A missing file fails too, so a forgotten ``git add`` cannot pass silently.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from typing import Any
 import pytest
 
 from toolkit._canonical import json_copy, pretty
+from toolkit._diff import diff_declarations
+from toolkit._golden import write_atomic
 
 __all__ = ["GoldenFixture", "golden"]
 
@@ -72,7 +75,6 @@ class GoldenFixture:
 
     def check(self, value: Any, name: str | None = None) -> None:
         """Assert that ``value`` (a Tool, a declaration, or JSON data) equals its golden file."""
-        from toolkit._golden import write_atomic
 
         self._count += 1
         path = self.path_for(name)
@@ -93,14 +95,10 @@ class GoldenFixture:
 def _mismatch(path: Path, stored: str, text: str, data: Any) -> str:
     lines = [f"{path} differs from the current value (run pytest --update-golden to accept it)"]
     try:
-        import json
-
         before = json.loads(stored)
     except ValueError:
         before = None
     if _is_declaration(before) and _is_declaration(data):
-        from toolkit._diff import diff_declarations
-
         lines.append(diff_declarations(before, data).to_text())
     diff = difflib.unified_diff(stored.splitlines(), text.splitlines(), "golden", "current", lineterm="")
     lines += list(diff)

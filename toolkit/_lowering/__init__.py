@@ -32,6 +32,8 @@ from typing import Any
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
+from toolkit._lowering.gemini import GeminiWalker
+from toolkit._lowering.json_schema import carry
 
 __all__ = ["DEFAULT_MAX_DEPTH", "DIALECTS", "Lowered", "lower"]
 
@@ -57,16 +59,12 @@ Dialect = Callable[[Mapping[str, Any], int], Lowered]
 
 
 def _gemini(schema: Mapping[str, Any], max_depth: int) -> Lowered:
-    from toolkit._lowering.gemini import GeminiWalker
-
     walker = GeminiWalker(schema, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES)
     result, losses = walker.run()
     return Lowered(result, losses)
 
 
 def _json_schema(schema: Mapping[str, Any], max_depth: int) -> Lowered:
-    from toolkit._lowering.json_schema import carry
-
     result, losses = carry(schema)
     return Lowered(result, losses)
 

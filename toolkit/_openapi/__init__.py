@@ -14,17 +14,20 @@ from __future__ import annotations
 import gc
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from toolkit._contract import Effect, ToolContract
+from toolkit._exceptions import SchemaError
+from toolkit._lowering import DIALECTS
 from toolkit._openapi._flatten import SpecContext, flatten
 from toolkit._openapi._load import Document, load_document
 from toolkit._openapi._naming import check_namespace, tool_name
 from toolkit._openapi._pin import pin
 from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import SLUGS, Refusal
+from toolkit._openapi._security import credential_parameters, operation_schemes, servers_of
 from toolkit._openapi._select import Candidate, Options, load_overrides, select_operations
 from toolkit._tool import Rejection, Tool, Toolset, build_tool
 
@@ -77,7 +80,7 @@ def _toolset(
     ctx = SpecContext(
         resolver=resolver,
         swagger2=doc.major == "2",
-        credentials=_credentials(doc.root),
+        credentials=credential_parameters(doc.root),
         consumes=tuple(consumes) if isinstance(consumes, list) else (),
     )
     selection = select_operations(
@@ -87,7 +90,7 @@ def _toolset(
     named = _name_all(selection.candidates, namespace, rejected)
     tools: list[Tool] = []
     for candidate, name in named:
-        outcome = _build(candidate, name, ctx, dialect)
+        outcome = _build(doc.root, candidate, name, ctx, dialect)
         if isinstance(outcome, Rejection):
             rejected.append(outcome)
         else:
@@ -110,9 +113,6 @@ def summarise(toolset: Toolset) -> dict[str, Any]:
 # -- steps -------------------------------------------------------------------------------------------------
 def _check_dialect(dialect: str) -> None:
     """An unknown dialect is a misuse: raise once here, rather than refusing every operation."""
-    from toolkit._exceptions import SchemaError
-    from toolkit._lowering import DIALECTS
-
     if dialect not in DIALECTS:
         raise SchemaError(
             f"unknown dialect {dialect!r}; use one of {', '.join(sorted(DIALECTS))}", slug="unknown_dialect"
@@ -147,24 +147,26 @@ def _label(candidate: Candidate) -> str:
     return f"{candidate.operation_id or '(no operationId)'} ({candidate.method} {candidate.path})"
 
 
-def _build(candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> Tool | Rejection:
-    """One operation → one tool, or its refusal; nothing raised here escapes the operation."""
-    checks = _domain(candidate)  # a malformed rule is a misuse of the overrides: it raises
+def _build(
+    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, dialect: str
+) -> Tool | Rejection:
+    """One operation → one tool, or its refusal; nothing raised here escapes the operation, except a malformed
+    domain rule: that is a misuse of the overrides or the extension, and raises."""
     try:
-        return _tool(candidate, name, ctx, dialect, checks)
+        return _tool(root, candidate, name, ctx, dialect)
     except Refusal as refusal:
         return candidate.reject(refusal.slug, refusal.message)
     except RecursionError:
         return candidate.reject("schema_too_deep", "a schema nests too deep to read")
     except Exception as exc:  # isolation: one operation never aborts the toolset
-        from toolkit._exceptions import SchemaError
-
+        if isinstance(exc, SchemaError) and exc.slug == "bad_domain_rule":
+            raise
         if isinstance(exc, SchemaError):
             return candidate.reject("lowering_failed", f"{exc.slug}: {exc.message}")
         return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
 
 
-def _tool(candidate: Candidate, name: str, ctx: SpecContext, dialect: str, checks: Iterable[Any]) -> Tool:
+def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> Tool:
     description = _description(candidate)
     flat = flatten(candidate, ctx)
     effect: Effect = "read" if candidate.method in _READ_METHODS else "write"
@@ -181,8 +183,11 @@ def _tool(candidate: Candidate, name: str, ctx: SpecContext, dialect: str, check
         method=candidate.method,
         path=candidate.path,
         source_losses=flat.losses,
+        security=operation_schemes(root, candidate.operation),
+        servers=servers_of(root, candidate.path_item, candidate.operation),
+        domain_rules=candidate.options.domain,
     )
-    return build_tool(contract, dialect=dialect, policy=candidate.options.policy, domain_checks=checks)
+    return build_tool(contract, dialect=dialect, policy=candidate.options.policy)
 
 
 def _description(candidate: Candidate) -> str:
@@ -198,27 +203,6 @@ def _description(candidate: Candidate) -> str:
         if isinstance(text, str) and text.strip():
             return text.strip()
     raise Refusal("missing_description", "no description: add one to x-agent-tool, the overrides or the operation")
-
-
-def _domain(candidate: Candidate) -> tuple[Any, ...]:
-    if not candidate.options.domain:
-        return ()
-    from toolkit._validation import domain_rules
-
-    return domain_rules(candidate.options.domain)
-
-
-def _credentials(root: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
-    """(location, lowercased name) of every apiKey security scheme: those parameters never reach the model."""
-    components = root.get("components")
-    schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
-    if not isinstance(schemes, Mapping):
-        schemes = root.get("securityDefinitions")
-    found: set[tuple[str, str]] = set()
-    for scheme in (schemes or {}).values() if isinstance(schemes, Mapping) else ():
-        if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey" and isinstance(scheme.get("name"), str):
-            found.add((str(scheme.get("in")), scheme["name"].lower()))
-    return frozenset(found)
 
 
 def _provenance(doc: Document, total: int) -> dict[str, Any]:

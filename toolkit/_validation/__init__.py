@@ -34,6 +34,7 @@ from toolkit._exceptions import SchemaError, ToolkitError
 from toolkit._validation._checks import Check, Run, short
 from toolkit._validation._compile import Options, compile_schema
 from toolkit._validation._expected import type_name
+from toolkit._validation._invoke import safe_message
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
@@ -124,8 +125,6 @@ def _run_domain(checks: Iterable[DomainCheck], cleaned: Mapping[str, Any]) -> tu
             raise
         except Exception as exc:
             name = getattr(domain_check, "__name__", type(domain_check).__name__)
-            from toolkit._validation._invoke import safe_message
-
             return ToolResult("error", message=f"domain check {name} failed: {safe_message(exc)}", retryable=False)
     return tuple(found)
 

@@ -20,8 +20,6 @@ a :class:`ToolResult` returned by the tool is passed through, with the validatio
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import dataclasses
 import datetime as _dt
 import enum
@@ -35,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._context import ToolContext
 from toolkit._envelope import FieldError, Status, ToolResult
 from toolkit._exceptions import ToolkitError
+from toolkit._validation._expected import format_path
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -95,8 +94,6 @@ def _conversion_errors(exc: Exception) -> tuple[FieldError, ...]:
 
 
 def _pydantic_error(detail: Mapping[str, Any]) -> FieldError:
-    from toolkit._validation._expected import format_path
-
     loc: Any = None
     for part in detail.get("loc", ()):
         loc = (loc, part)
@@ -127,6 +124,10 @@ def _settle(returned: Any) -> Any:
     already runs an event loop (a notebook), so :func:`call` stays synchronous either way."""
     if not inspect.iscoroutine(returned):
         return returned
+    # asyncio and its thread pool load only for coroutine tools: they cost `import toolkit` ~70 ms otherwise.
+    import asyncio
+    import concurrent.futures
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:

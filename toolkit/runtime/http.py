@@ -16,18 +16,21 @@ It never raises for anything the model or the API did; misconfiguration shows up
 from __future__ import annotations
 
 import json
+import os
 import re
 import weakref
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from toolkit._contract import Loss, Policy, ToolContract, parse_binding
 from toolkit._envelope import FieldError, Notice, ToolResult
 from toolkit._exceptions import RuntimeConfigError
 from toolkit._tool import Tool
+from toolkit._validation import domain_rules
 from toolkit.runtime.credentials import CredentialSource, SecurityScheme, apply_credentials
 from toolkit.runtime.responses import to_result, transport_error
 from toolkit.runtime.trim import Trim
@@ -79,7 +82,6 @@ class HttpConfig:
     message_limit: int = 300
 
     def __post_init__(self) -> None:
-        from urllib.parse import urlsplit
 
         try:
             url = urlsplit(self.base_url)
@@ -95,7 +97,6 @@ class HttpConfig:
     def env(self) -> Mapping[str, str]:
         if self.environ is not None:
             return self.environ
-        import os
 
         return os.environ
 
@@ -201,7 +202,7 @@ class HttpTool:
         tool: Tool,
         *,
         trim: Trim | None = None,
-        security: tuple[SecurityScheme, ...] = (),
+        security: tuple[SecurityScheme, ...] | None = None,
         config: HttpConfig | None = None,
         client: HttpClient | None = None,
     ) -> None:
@@ -212,7 +213,7 @@ class HttpTool:
             )
         self.tool = tool
         self.trim = trim or Trim()
-        self.security = security
+        self.security = tool.contract.security if security is None else security
         self.client = client or HttpClient(config)
 
     # -- what the model sees ------------------------------------------------------------------------
@@ -267,7 +268,6 @@ class HttpTool:
         """Validate, bind, send (sync) and map the response. Never raises for bad args or API failures."""
         if self.client.async_only:
             import asyncio
-            from concurrent.futures import ThreadPoolExecutor
 
             with ThreadPoolExecutor(max_workers=1) as pool:
                 return pool.submit(asyncio.run, self._acall_private(args, context)).result()
@@ -404,11 +404,14 @@ def load_json(package: str, filename: str) -> Any:
     return json.loads(node.read_text(encoding="utf-8"))
 
 
-def load_tool(package: str, stem: str, *, binding: Mapping[str, str]) -> Tool:
+def load_tool(
+    package: str, stem: str, *, binding: Mapping[str, str], security: tuple[SecurityScheme, ...] = ()
+) -> Tool:
     """Build a :class:`Tool` from a generated package's stored contract and declaration, without the spec.
 
     ``declarations/<stem>.json`` is the exact (golden) declaration; ``contracts/<stem>.json`` holds the full
-    ``args_schema``, domain rules, effect, confirmation, HTTP method/path, policy and losses.
+    ``args_schema``, domain rules, effect, confirmation, HTTP method/path, policy and losses; the module itself
+    holds the binding and security schemes (as reviewable literals).
     """
     declaration = load_json(package, f"declarations/{stem}.json")
     stored = load_json(package, f"contracts/{stem}.json")
@@ -423,17 +426,14 @@ def load_tool(package: str, stem: str, *, binding: Mapping[str, str]) -> Tool:
         operation_id=stored.get("operation_id"),
         method=stored["method"],
         path=stored["path"],
+        security=tuple(security),
+        domain_rules=tuple(stored.get("domain_rules", ())),
     )
     losses = tuple(Loss(**raw) for raw in stored.get("losses", ()))
-    checks: tuple[Any, ...] = ()
-    if stored.get("domain_rules"):
-        from toolkit._validation import domain_rules
-
-        checks = domain_rules(stored["domain_rules"])
     return Tool(
         contract=contract,
         parameters=declaration.get("parameters"),
         lowering_losses=losses,
         policy=Policy(**stored.get("policy", {})),
-        domain_checks=checks,
+        domain_checks=domain_rules(contract.domain_rules),
     )

@@ -12,6 +12,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit import _golden
 from toolkit._display._markup import badge, esc
 from toolkit._display._reports import changes_html
 from toolkit._tool import Tool
@@ -51,7 +52,6 @@ class GoldenView(View):
             )
             self.accept_button.disabled = True
             return
-        from toolkit import _golden
 
         report = _golden.check([self.tool], self.directory)
         stale = next((s for s in report.stale if s.name == self.tool.name), None)
@@ -81,7 +81,6 @@ class GoldenView(View):
         """Write the current declaration to the golden file (atomically), then re-check."""
         if self.directory is None:
             return
-        from toolkit import _golden
 
         _golden.update([self.tool], self.directory)
         self.refresh()

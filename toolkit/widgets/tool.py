@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit._display._markup import esc
+from toolkit._fixtures import fire
 from toolkit._tool import Tool
 from toolkit.widgets._base import View
 from toolkit.widgets.declaration import DeclarationView
@@ -28,7 +29,6 @@ class ToolView(View):
     """
 
     def __init__(self, tool: Tool, *, golden_dir: str | os.PathLike[str] | None = None, report: Any = None) -> None:
-        from toolkit._fixtures import fire
 
         self.tool = tool
         self.inspector = EnvelopeInspector()

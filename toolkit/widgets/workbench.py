@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._display._markup import esc, html_table, wrap
+from toolkit._from_python import from_function
+from toolkit._openapi import from_openapi
 from toolkit._tool import Tool, Toolset
 from toolkit.widgets.tool import ToolView
 from toolkit.widgets.toolset import ToolsetView
@@ -35,7 +37,6 @@ class Workbench:
 
     def add(self, fn: Callable[..., Any], **from_function_kwargs: Any) -> Tool:
         """Turn ``fn`` into a tool with :func:`toolkit.from_function` (same keyword arguments) and keep it."""
-        from toolkit._from_python import from_function
 
         tool = from_function(fn, **from_function_kwargs)
         self.tools[tool.name] = tool
@@ -43,7 +44,6 @@ class Workbench:
 
     def add_openapi(self, source: Any, namespace: str, **from_openapi_kwargs: Any) -> Toolset:
         """Turn OpenAPI text, a path or a dict into a toolset with :func:`toolkit.from_openapi` and keep it."""
-        from toolkit._openapi import from_openapi
 
         toolset = from_openapi(source, namespace, **from_openapi_kwargs)
         self.toolsets[toolset.namespace] = toolset

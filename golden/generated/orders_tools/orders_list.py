@@ -31,14 +31,14 @@ TRIM: Final = Trim(keep_fields=(), max_items=50, max_bytes=16000)
 SECURITY: Final[tuple[SecurityScheme, ...]] = (
     SecurityScheme(key='apiKey', kind='api_key', location='header', name='X-API-Key'),
 )
-TOOL: Final[Tool] = load_tool(__name__.rpartition('.')[0], 'orders_list', binding=BINDING)
+TOOL: Final[Tool] = load_tool(__name__.rpartition('.')[0], 'orders_list', binding=BINDING, security=SECURITY)
 
 
 class OrdersListTool(HttpTool):
     """The tool over HTTP: validates, binds by ``BINDING``, calls, maps and trims the response."""
 
     def __init__(self, config: HttpConfig | None = None, *, client: HttpClient | None = None) -> None:
-        super().__init__(TOOL, trim=TRIM, security=SECURITY, config=config, client=client)
+        super().__init__(TOOL, trim=TRIM, config=config, client=client)
 
 
 def build(config: HttpConfig | None = None) -> OrdersListTool:

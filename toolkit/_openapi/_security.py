@@ -1,0 +1,107 @@
+"""Security schemes and servers: what an operation's requests need besides the model's arguments.
+
+Read once, from the document, while the tools are built; the results travel on each
+:class:`~toolkit.ToolContract` (``security``, ``servers``), so the runtime and code generation never read the
+spec again. OpenAPI 3 ``components.securitySchemes`` and Swagger 2.0 ``securityDefinitions`` are both read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from toolkit._contract import SecurityScheme
+
+__all__ = ["credential_parameters", "defined_schemes", "operation_schemes", "schemes_from_spec", "servers_of"]
+
+
+def defined_schemes(root: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The document's security schemes by name (OpenAPI 3 or Swagger 2.0), or an empty mapping."""
+    components = root.get("components")
+    defined = components.get("securitySchemes") if isinstance(components, Mapping) else None
+    if not isinstance(defined, Mapping):
+        defined = root.get("securityDefinitions")
+    return defined if isinstance(defined, Mapping) else {}
+
+
+def _scheme(key: str, raw: Mapping[str, Any]) -> SecurityScheme | None:
+    kind = str(raw.get("type", "")).lower()
+    if kind == "apikey" and raw.get("in") in ("header", "query", "cookie") and isinstance(raw.get("name"), str):
+        return SecurityScheme(key=key, kind="api_key", location=raw["in"], name=raw["name"])
+    scheme = str(raw.get("scheme", "")).lower()
+    if kind == "http" and scheme in ("bearer", "basic"):
+        return SecurityScheme(key=key, kind=scheme)  # type: ignore[arg-type]
+    if kind == "basic":  # Swagger 2.0
+        return SecurityScheme(key=key, kind="basic")
+    if kind in ("oauth2", "openidconnect"):
+        return SecurityScheme(key=key, kind="bearer")
+    return None
+
+
+def operation_schemes(root: Mapping[str, Any], operation: Mapping[str, Any]) -> tuple[SecurityScheme, ...]:
+    """The schemes one operation uses: its own ``security`` or the document's, first alternative only.
+
+    Only the first requirement object is used (OpenAPI lists alternatives); unsupported scheme types
+    (mutual TLS, ...) are skipped.
+    """
+    defined = defined_schemes(root)
+    requirements = operation.get("security")
+    if requirements is None:
+        requirements = root.get("security")
+    if not defined or not isinstance(requirements, list) or not requirements:
+        return ()
+    if not isinstance(requirements[0], Mapping):
+        return ()
+    out: list[SecurityScheme] = []
+    for key in sorted(requirements[0], key=str):
+        raw = defined.get(key)
+        if isinstance(raw, Mapping) and (found := _scheme(str(key), raw)) is not None:
+            out.append(found)
+    return tuple(out)
+
+
+def schemes_from_spec(document: Mapping[str, Any], method: str, path: str) -> tuple[SecurityScheme, ...]:
+    """:func:`operation_schemes` of the operation at ``method path`` (none when it does not exist)."""
+    paths = document.get("paths")
+    item = paths.get(path) if isinstance(paths, Mapping) else None
+    operation = item.get(method.lower()) if isinstance(item, Mapping) else None
+    return operation_schemes(document, operation if isinstance(operation, Mapping) else {})
+
+
+def credential_parameters(root: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
+    """(location, lowercased name) of every apiKey security scheme: those parameters never reach the model."""
+    found: set[tuple[str, str]] = set()
+    for scheme in defined_schemes(root).values():
+        if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey" and isinstance(scheme.get("name"), str):
+            found.add((str(scheme.get("in")), scheme["name"].lower()))
+    return frozenset(found)
+
+
+def _server_url(server: Any) -> str | None:
+    """A server object's URL with each ``{variable}`` replaced by its default."""
+    if not isinstance(server, Mapping) or not isinstance(server.get("url"), str):
+        return None
+    url: str = server["url"]
+    variables = server.get("variables")
+    for name, variable in variables.items() if isinstance(variables, Mapping) else ():
+        default = variable.get("default") if isinstance(variable, Mapping) else None
+        if isinstance(default, str):
+            url = url.replace("{" + str(name) + "}", default)
+    return url
+
+
+def servers_of(root: Mapping[str, Any], path_item: Mapping[str, Any], operation: Mapping[str, Any]) -> tuple[str, ...]:
+    """The base URLs for an operation: its own ``servers``, else its path item's, else the document's.
+
+    Swagger 2.0 has none of these: its base URL is ``schemes`` × ``host`` + ``basePath``.
+    """
+    for holder in (operation, path_item, root):
+        servers = holder.get("servers")
+        if isinstance(servers, list) and servers:
+            return tuple(url for url in map(_server_url, servers) if url is not None)
+    host = root.get("host")
+    if "swagger" in root and isinstance(host, str) and host:
+        base = root.get("basePath") if isinstance(root.get("basePath"), str) else ""
+        schemes = [s for s in root.get("schemes") or ["https"] if s in ("http", "https", "ws", "wss")]
+        return tuple(f"{scheme}://{host}{base}" for scheme in schemes or ["https"])
+    return ()
