@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -388,3 +389,19 @@ def test_openai_spec_versions_give_a_classified_per_tool_list(
     assert set(data["added"]) <= tools_with_changes
     assert set(data["removed"]) <= tools_with_changes
     assert not tools_with_changes & set(data["unchanged"])
+
+
+# -- demo --------------------------------------------------------------------------------------------------
+
+
+def test_demo_shows_each_envelope_and_the_notebook_hint(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, repo_root: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "demo", "--spec", str(repo_root / "specs" / "orders.yaml"))
+    assert code == 0
+    statuses = re.findall(r"→ (\w+)", out)
+    assert statuses == ["invalid_arguments", "ok", "needs_confirmation", "ok", "rejected"]
+    assert '"action": "clamped"' in out
+    assert ".venv/bin/jupyter lab notebooks/" in out
+    assert (tmp_path / ".toolkit" / "demo-orders.sqlite3").is_file()

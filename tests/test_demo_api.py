@@ -186,27 +186,6 @@ def test_server_stops_and_frees_its_port(tmp_path: Path) -> None:
         assert probe.connect_ex(("127.0.0.1", port)) != 0
 
 
-def test_demo_command_shows_each_envelope_and_the_notebook_hint(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import argparse
-
-    from rich.console import Console
-
-    from toolkit._commands import demo
-
-    monkeypatch.chdir(tmp_path)
-    console = Console(record=True, width=120, force_terminal=False)
-    code = demo.run(argparse.Namespace(serve=False, db=None, spec=None, port=0), console)
-    text = console.export_text()
-    assert code == 0
-    statuses = re.findall(r"→ (\w+)", text)
-    assert statuses == ["invalid_arguments", "ok", "needs_confirmation", "ok", "rejected"]
-    assert '"action": "clamped"' in text
-    assert ".venv/bin/jupyter lab notebooks/" in text
-    assert (tmp_path / ".toolkit" / "demo-orders.sqlite3").is_file()
-
-
 def test_the_executor_runs_generated_http_tools_with_a_ledger(tools: dict[str, HttpTool], tmp_path: Path) -> None:
     from toolkit.runtime import Executor, Ledger, require_confirmation
 

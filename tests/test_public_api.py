@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import toolkit as tk
 
 EXPECTED = [
@@ -36,14 +33,3 @@ def test_errors_share_one_root_and_carry_slugs() -> None:
         assert issubclass(error, tk.ToolkitError)
         assert error.slug.replace("_", "").isalpha(), error
     assert len({e.slug for e in errors}) == len(errors)
-
-
-def test_import_is_light() -> None:
-    """``import toolkit`` must not pull in the heavy dependencies; they load on first use."""
-    code = (
-        "import sys, toolkit\n"
-        "heavy = [m for m in ('pydantic', 'pandas', 'ipywidgets', 'google.genai', 'httpx') if m in sys.modules]\n"
-        "print(','.join(heavy))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""

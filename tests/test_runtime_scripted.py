@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from toolkit import ToolContext, ToolResult
-from toolkit.runtime import Event, Executor, IssueSearch, ScriptedModel, retry_with, run_loop, seed_scenario
+from toolkit.examples.scenario import IssueSearch, seed_scenario
+from toolkit.runtime import Event, Executor, ScriptedModel, retry_with, run_loop
 
 
 def test_seed_scenario_shows_the_corrected_retry() -> None:

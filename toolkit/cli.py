@@ -1,24 +1,31 @@
 """The ``toolkit`` command line: thin edges over the public functions.
 
 Each command lives in ``toolkit/_commands/<name>.py`` with ``add_parser(subparsers)`` and
-``run(args, console) -> int``; heavy imports happen inside ``run`` so ``toolkit --help`` stays fast.
+``run(args, console) -> int``; rich and the demo's web stack load inside ``run``, so ``toolkit --help`` stays fast.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from toolkit._commands import demo, diff, fixtures, generate, golden, lower
 from toolkit._exceptions import ToolkitError
 from toolkit._version import __version__
 
 __all__ = ["COMMANDS", "EXIT_CODES", "build_parser", "main"]
 
-COMMANDS: tuple[str, ...] = ("lower", "fixtures", "golden", "diff", "generate", "demo")
+COMMANDS: dict[str, ModuleType] = {
+    "lower": lower,
+    "fixtures": fixtures,
+    "golden": golden,
+    "diff": diff,
+    "generate": generate,
+    "demo": demo,
+}
 
 EXIT_CODES = """exit codes:
   0  ok: nothing to report
@@ -26,25 +33,8 @@ EXIT_CODES = """exit codes:
   2  usage error, or a toolkit error (the message says how to fix it; no traceback)"""
 
 
-def _command_module(name: str) -> ModuleType | None:
-    """The module of command ``name``, or None when this build does not ship it."""
-    module_name = f"toolkit._commands.{name}"
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name == module_name:
-            return None
-        raise
-
-
-def _unavailable(subparsers: Any, name: str) -> None:
-    parser = subparsers.add_parser(name, help=f"(not available in this build: toolkit/_commands/{name}.py)")
-    parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, one sub-command per module in :data:`COMMANDS`."""
-
     parser = argparse.ArgumentParser(
         prog="toolkit",
         description="Author the tools LLM agents call: exact declarations, fixtures, golden files and diffs.",
@@ -53,12 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"toolkit {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        module = _command_module(name)
-        if module is None:
-            _unavailable(subparsers, name)
-        else:
-            module.add_parser(subparsers)
+    for module in COMMANDS.values():
+        module.add_parser(subparsers)
     return parser
 
 
@@ -77,12 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # --help, --version, or a usage error (argparse already said why)
         return exit_.code if isinstance(exit_.code, int) else 2
     console, errors = _consoles()
-    module = _command_module(args.command)
-    if module is None:
-        errors.print(f"error: `toolkit {args.command}` is not available in this build of toolkit")
-        return 2
     try:
-        return int(module.run(args, console))
+        return int(COMMANDS[args.command].run(args, console))
     except ToolkitError as error:
         from rich.markup import escape
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit._context import ToolContext
-from toolkit._exceptions import SpecError
+from toolkit._exceptions import SpecError, ToolkitError
 from toolkit._openapi import from_openapi
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool, Trim
 
@@ -95,7 +95,13 @@ def _fire(console: Console, tools: dict[str, HttpTool], order_id: str) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    from toolkit.examples.demo_api import default_db_path, seeded_order_ids, serve
+    try:  # the demo API's web stack is the optional `demo` extra
+        from toolkit.examples.demo_api import default_db_path, seeded_order_ids, serve
+    except ModuleNotFoundError as error:
+        raise ToolkitError(
+            f"the demo needs {error.name}, which is not installed: pip install 'toolkit-workbench[demo]'",
+            slug="missing_extra",
+        ) from None
 
     spec = find_spec(args.spec)
     db_path = Path(args.db) if args.db else default_db_path()

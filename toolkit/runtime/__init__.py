@@ -37,11 +37,9 @@ if TYPE_CHECKING:
     from toolkit.runtime.scripted import (
         Event,
         EventStream,
-        IssueSearch,
         ScriptedModel,
         retry_with,
         run_loop,
-        seed_scenario,
     )
 
 __all__ = [  # noqa: RUF022 - plain sorted(), the order a test pins
@@ -55,7 +53,6 @@ __all__ = [  # noqa: RUF022 - plain sorted(), the order a test pins
     "Executor",
     "Governance",
     "Idempotent",
-    "IssueSearch",
     "ItemFailure",
     "Ledger",
     "LedgerRecord",
@@ -81,7 +78,6 @@ __all__ = [  # noqa: RUF022 - plain sorted(), the order a test pins
     "retry_with",
     "run_batch",
     "run_loop",
-    "seed_scenario",
 ]
 
 # public name -> the module that defines it
@@ -96,7 +92,6 @@ _LAZY: dict[str, str] = {
     "Executor": "toolkit.runtime.executor",
     "Governance": "toolkit.runtime.executor",
     "Idempotent": "toolkit.runtime.idempotency",
-    "IssueSearch": "toolkit.runtime.scripted",
     "ItemFailure": "toolkit.runtime.batch",
     "Ledger": "toolkit.runtime.ledger",
     "LedgerRecord": "toolkit.runtime.ledger",
@@ -122,7 +117,6 @@ _LAZY: dict[str, str] = {
     "retry_with": "toolkit.runtime.scripted",
     "run_batch": "toolkit.runtime.batch",
     "run_loop": "toolkit.runtime.scripted",
-    "seed_scenario": "toolkit.runtime.scripted",
 }
 
 
