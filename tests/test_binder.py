@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,14 @@ def _repo2docker() -> str:
     return found
 
 
-def test_binder_requirements_install_this_checkout_and_jupyterlab(repo_root: Path) -> None:
+def test_binder_requirements_install_this_checkout_with_the_lab_extra(repo_root: Path) -> None:
+    """The `lab` extra brings JupyterLab and the demo API the runtime notebooks call."""
     lines = (repo_root / "binder" / "requirements.txt").read_text().split()
     assert "-e" in lines
-    assert lines[lines.index("-e") + 1] == "."
-    assert any(line.startswith("jupyterlab") for line in lines)
+    assert lines[lines.index("-e") + 1] == ".[lab]"
+    extras = tomllib.loads((repo_root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(item.startswith("jupyterlab") for item in extras["lab"])
+    assert "toolkit-workbench[demo]" in extras["lab"]
     assert (repo_root / "binder" / "runtime.txt").read_text().strip() == "python-3.11"
     assert not (repo_root / "binder" / "environment.yml").exists(), "an environment.yml makes requirements.txt ignored"
 
