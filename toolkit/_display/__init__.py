@@ -26,26 +26,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from toolkit._display._markup import esc, wrap
 
 __all__ = ["Displayable", "Renderer", "displayed_by", "mimebundle", "renderer_for"]
 
 
+T = TypeVar("T", contravariant=True)
+
+
 @dataclass(frozen=True, slots=True)
-class Renderer:
-    """Pure functions of the object, one per mimetype: ``text/plain`` always, ``text/html`` usually.
+class Renderer(Generic[T]):
+    """Pure functions of a ``T``, one per mimetype: ``text/plain`` always, ``text/html`` usually.
 
     ``extra`` adds other mimetypes, in order, as ``(mimetype, function)`` pairs; a function there may return
     ``None`` to leave its mimetype out (a widget view with nothing to draw).
     """
 
-    text: Callable[[Any], str]
-    html: Callable[[Any], str] | None = None
-    extra: tuple[tuple[str, Callable[[Any], Any]], ...] = ()
+    text: Callable[[T], str]
+    html: Callable[[T], str] | None = None
+    extra: tuple[tuple[str, Callable[[T], Any]], ...] = ()
 
-    def formats(self) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    def formats(self) -> tuple[tuple[str, Callable[[T], Any]], ...]:
         """Every ``(mimetype, function)`` pair, in the order a bundle lists them."""
         html = (("text/html", self.html),) if self.html is not None else ()
         return (("text/plain", self.text), *html, *self.extra)
@@ -62,15 +65,18 @@ class Displayable:
         return mimebundle(self, include, exclude)
 
 
-_RENDERERS: dict[type, Renderer] = {}
+_RENDERERS: dict[type, Renderer[Any]] = {}
 
-D = TypeVar("D", bound=type[Displayable])
+D = TypeVar("D", bound=Displayable)
 
 
-def displayed_by(renderer: Renderer) -> Callable[[D], D]:
-    """Class decorator: ``renderer`` shows instances of the class (and of its subclasses without their own)."""
+def displayed_by(renderer: Renderer[D]) -> Callable[[type[D]], type[D]]:
+    """Class decorator: ``renderer`` shows instances of the class (and of its subclasses without their own).
 
-    def register(cls: D) -> D:
+    The type checker holds the renderer's argument type to the decorated class.
+    """
+
+    def register(cls: type[D]) -> type[D]:
         if not (isinstance(cls, type) and issubclass(cls, Displayable)):
             raise TypeError(f"@displayed_by decorates a class that inherits Displayable, not {cls!r}")
         _RENDERERS[cls] = renderer
@@ -79,7 +85,7 @@ def displayed_by(renderer: Renderer) -> Callable[[D], D]:
     return register
 
 
-def renderer_for(cls: type) -> Renderer | None:
+def renderer_for(cls: type) -> Renderer[Any] | None:
     """The renderer registered for ``cls`` or its nearest base class, or ``None``."""
     for base in cls.__mro__:
         renderer = _RENDERERS.get(base)

@@ -210,7 +210,7 @@ def _saga_html(saga: SagaReport) -> str:
 
 
 SAGA_RENDERER = Renderer(_saga_text, _saga_html)
-SAGA_STEP_RENDERER = Renderer(
+SAGA_STEP_RENDERER: Renderer[SagaStep] = Renderer(
     lambda s: "\n".join(text_table(_STEP_HEADERS, [_step_row(s)], indent="")),
     lambda s: wrap("saga-step", html_table(_STEP_HEADERS, [_step_row(s)])),
 )

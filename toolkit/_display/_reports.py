@@ -119,9 +119,8 @@ def _fixture_report_html(report: FixtureReport) -> str:
 
 
 def _fixture_text(fixture: Fixture) -> str:
-    return f"Fixture {fixture.id} ({fixture.family}): expect {fixture.expected} for {one_line_json(fixture.args)}" + (
-        f" — {fixture.why}" if fixture.why else ""
-    )
+    why = f" — {fixture.why}" if fixture.why else ""
+    return f"Fixture {fixture.id} ({fixture.family}): expect {fixture.expected} for {one_line_json(fixture.args)}{why}"
 
 
 FIXTURE_REPORT_RENDERER = Renderer(_fixture_report_text, _fixture_report_html)
@@ -166,7 +165,7 @@ def _diff_html(diff: DeclarationDiff) -> str:
 
 
 DECLARATION_DIFF_RENDERER = Renderer(_diff_text, _diff_html)
-CHANGE_RENDERER = Renderer(
+CHANGE_RENDERER: Renderer[Change] = Renderer(
     lambda c: "  ".join(x for x in _change_row(c) if x), lambda c: wrap("change", changes_html([c]))
 )
 
@@ -191,8 +190,12 @@ SPEC_DIFF_RENDERER = Renderer(_diff_text, _spec_diff_html)
 
 # -- golden checks ---------------------------------------------------------------------------------------------
 def _golden_headline(report: GoldenReport) -> str:
-    counts = {"ok": len(report.ok), "missing": len(report.missing), "stale": len(report.stale)}
-    counts["orphaned"] = len(report.orphaned)
+    counts = {
+        "ok": len(report.ok),
+        "missing": len(report.missing),
+        "stale": len(report.stale),
+        "orphaned": len(report.orphaned),
+    }
     state = "passed" if report.passed else "FAILED"
     return f"golden {state}: " + ", ".join(f"{n} {part}" for part, n in counts.items())
 
