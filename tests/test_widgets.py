@@ -340,3 +340,38 @@ def test_json_of_the_wrong_type_stays_in_the_editor_only() -> None:
     assert playground.fields["expand"].value is None
     assert playground.fields["include_archived"].value is False
     assert playground.editor.value == '{"limit": "10", "expand": "ITEMS", "include_archived": 1}'
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def test_a_view_honours_include_and_exclude() -> None:
+    view = LintsView(samples.order_tool())
+    full = view._repr_mimebundle_()
+    assert list(full) == ["text/plain", WIDGET_VIEW]
+    assert full[WIDGET_VIEW]["model_id"] == view.widget.model_id
+    assert view._repr_mimebundle_(exclude=[WIDGET_VIEW]) == {"text/plain": repr(view)}
+    assert view._repr_mimebundle_(include=[WIDGET_VIEW]) == {WIDGET_VIEW: full[WIDGET_VIEW]}
+
+
+def test_the_workbench_displays_its_tools_through_the_protocol() -> None:
+    wb = Workbench()
+    tool = wb.add(look_up, namespace="sample", effect="read")
+    bundle = wb._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(wb)
+    assert repr(wb).splitlines() == [
+        "Workbench: 1 tools, 0 toolsets",
+        f"  sample_look_up (read): {len(tool.losses)} losses, 0 lints",
+    ]
+    assert re.search(rf"<td[^>]*>{tool.name}</td><td[^>]*>read</td>", bundle["text/html"])
+    assert wb._repr_mimebundle_(include=["text/plain"]) == {"text/plain": repr(wb)}
+    assert wb._repr_mimebundle_(exclude=["text/plain"]) == {"text/html": bundle["text/html"]}
+
+
+def look_up(query: str) -> list[str]:
+    """Find the records whose title contains a text. Use when the user names a record but not its id.
+
+    Args:
+        query: Text the record title contains, e.g. "invoice 42".
+    """
+    return [query]

@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._core import LINT_RENDERER, LOSS_RENDERER
+
 __all__ = [
     "PARAMETER_NAME",
     "TOOL_NAME",
@@ -38,8 +41,9 @@ Severity = Literal["error", "warning", "info"]
 BindingLocation = Literal["path", "query", "header", "body"]
 
 
+@displayed_by(LOSS_RENDERER)
 @dataclass(frozen=True, slots=True)
-class Loss:
+class Loss(Displayable):
     """Something a stage could not carry into the declaration the model sees.
 
     ``path`` is a JSON pointer into the tool's ``args_schema`` (``""`` is the root), ``keyword`` the schema
@@ -56,8 +60,9 @@ class Loss:
         return {"path": self.path, "keyword": self.keyword, "value": self.value, "reason": self.reason}
 
 
+@displayed_by(LINT_RENDERER)
 @dataclass(frozen=True, slots=True)
-class Lint:
+class Lint(Displayable):
     """A known trap found in a tool, at a parameter (``path`` is a dotted field path, ``""`` = the tool)."""
 
     code: str

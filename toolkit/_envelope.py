@@ -12,6 +12,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._envelopes import (
+    BATCH_ITEM_RENDERER,
+    BATCH_RENDERER,
+    FIELD_ERROR_RENDERER,
+    NOTICE_RENDERER,
+    REPLAY_RENDERER,
+    RESULT_RENDERER,
+    SAGA_RENDERER,
+    SAGA_STEP_RENDERER,
+)
+
 __all__ = [
     "UNSET",
     "BatchItem",
@@ -53,8 +65,8 @@ def _to_json(payload: Mapping[str, Any]) -> str:
     return json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
 
 
-class _Envelope:
-    """Shared behaviour: JSON text, display through the notebook protocols, a cheap repr."""
+class _Envelope(Displayable):
+    """Shared behaviour: JSON text, and display through the notebook protocol (each type's renderer)."""
 
     __slots__ = ()
 
@@ -64,12 +76,8 @@ class _Envelope:
     def to_json(self) -> str:
         return _to_json(self.to_dict())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        from toolkit._display import mimebundle
 
-        return mimebundle(self)
-
-
+@displayed_by(FIELD_ERROR_RENDERER)
 @dataclass(frozen=True, slots=True)
 class FieldError(_Envelope):
     """One thing wrong with one argument: where, what (a stable slug), what we saw, what we want."""
@@ -83,6 +91,7 @@ class FieldError(_Envelope):
         return {"field": self.field, "code": self.code, "problem": self.problem, "expected": self.expected}
 
 
+@displayed_by(NOTICE_RENDERER)
 @dataclass(frozen=True, slots=True)
 class Notice(_Envelope):
     """Something the boundary did on the model's behalf: defaulted, clamped, normalised, trimmed ..."""
@@ -104,6 +113,7 @@ class Notice(_Envelope):
         return out
 
 
+@displayed_by(REPLAY_RENDERER)
 @dataclass(frozen=True, slots=True)
 class Replay(_Envelope):
     """Marks a result as the replay of an earlier idempotent call."""
@@ -118,6 +128,7 @@ class Replay(_Envelope):
         return out
 
 
+@displayed_by(RESULT_RENDERER)
 @dataclass(frozen=True, slots=True)
 class ToolResult(_Envelope):
     """The envelope a tool returns to the model. Never raised, always returned."""
@@ -157,6 +168,7 @@ class ToolResult(_Envelope):
         return out
 
 
+@displayed_by(BATCH_ITEM_RENDERER)
 @dataclass(frozen=True, slots=True)
 class BatchItem(_Envelope):
     """One item of a batch, under a stable id the model can quote back."""
@@ -180,6 +192,7 @@ class BatchItem(_Envelope):
         return out
 
 
+@displayed_by(BATCH_RENDERER)
 @dataclass(frozen=True, slots=True)
 class BatchResult(_Envelope):
     """Per-item results and a summary the model can quote without arithmetic. Never one collapsed status."""
@@ -235,6 +248,7 @@ class BatchResult(_Envelope):
 SagaStepStatus = Literal["committed", "compensated", "outstanding", "not_started"]
 
 
+@displayed_by(SAGA_STEP_RENDERER)
 @dataclass(frozen=True, slots=True)
 class SagaStep(_Envelope):
     """One forward step of a saga and where it ended."""
@@ -253,6 +267,7 @@ class SagaStep(_Envelope):
         return out
 
 
+@displayed_by(SAGA_RENDERER)
 @dataclass(frozen=True, slots=True)
 class SagaReport(_Envelope):
     """Which steps committed, which were compensated, which are still outstanding (need a human)."""

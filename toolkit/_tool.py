@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from toolkit._canonical import json_copy
 from toolkit._context import ToolContext
 from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
 from toolkit._lints import lint
 from toolkit._lowering import lower
 from toolkit._validation import domain_rules
@@ -29,8 +31,9 @@ DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 """A domain rule: receives structurally valid arguments (JSON values), yields field errors (→ ``rejected``)."""
 
 
+@displayed_by(TOOL_RENDERER)
 @dataclass(frozen=True, slots=True, eq=False)
-class Tool:
+class Tool(Displayable):
     """One tool as the model sees it (``declaration``) and as the boundary enforces it (``args_schema``)."""
 
     contract: ToolContract
@@ -118,14 +121,10 @@ class Tool:
     def __repr__(self) -> str:
         return f"<Tool {self.name!r} effect={self.effect} losses={len(self.losses)} lints={len(self.lints)}>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        from toolkit._display import mimebundle
 
-        return mimebundle(self)
-
-
+@displayed_by(REJECTION_RENDERER)
 @dataclass(frozen=True, slots=True)
-class Rejection:
+class Rejection(Displayable):
     """An opted-in operation that could not become a tool, and why (a stable slug and a message)."""
 
     operation_id: str | None
@@ -144,8 +143,9 @@ class Rejection:
         }
 
 
+@displayed_by(TOOLSET_RENDERER)
 @dataclass(frozen=True, slots=True, eq=False)
-class Toolset:
+class Toolset(Displayable):
     """The tools built from one OpenAPI document, and the operations refused on the way."""
 
     namespace: str
@@ -172,11 +172,6 @@ class Toolset:
 
     def __repr__(self) -> str:
         return f"<Toolset {self.namespace!r} tools={len(self.tools)} rejected={len(self.rejected)}>"
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        from toolkit._display import mimebundle
-
-        return mimebundle(self)
 
 
 def build_tool(

@@ -12,6 +12,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from toolkit._commands import add_target_arguments, progress, write_json
+from toolkit._display import mimebundle
 from toolkit._fixtures import fire
 from toolkit._targets import load_tools, pick
 
@@ -31,9 +32,7 @@ def add_parser(subparsers: Any) -> None:
 
 def _render(console: Console, name: str, report: Any) -> None:
     console.rule(name)
-    from toolkit._display import mimebundle
-
-    console.print(mimebundle(report)["text/plain"], markup=False)
+    console.print(mimebundle(report, include=("text/plain",))["text/plain"], markup=False)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:

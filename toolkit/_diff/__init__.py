@@ -12,18 +12,19 @@ change needs a versioning decision: callers, saved sessions and evals that were 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolkit._diff._rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._reports import DECLARATION_DIFF_RENDERER, SPEC_DIFF_RENDERER
 from toolkit._exceptions import ToolkitError
 from toolkit._openapi import from_openapi
 from toolkit._tool import Toolset
 
 if TYPE_CHECKING:
-    from toolkit._tool import Rejection, Toolset
+    from toolkit._tool import Rejection
 
 __all__ = ["RULES", "Change", "DeclarationDiff", "SpecDiff", "Verdict", "diff_declarations", "diff_specs"]
 
@@ -44,22 +45,13 @@ def worst(kinds: Iterable[str]) -> Verdict:
     return verdict  # type: ignore[return-value]
 
 
-def _mimebundle(obj: Any) -> dict[str, str]:
-    """Display through :mod:`toolkit._display` when it is there; plain text and a ``<pre>`` otherwise."""
-    try:
-        from toolkit._display import mimebundle
-    except ImportError:
-        text = obj.to_text()
-        return {"text/plain": text, "text/html": f"<pre>{html.escape(text)}</pre>"}
-    return mimebundle(obj)
-
-
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+@displayed_by(DECLARATION_DIFF_RENDERER)
 @dataclass(frozen=True, slots=True)
-class DeclarationDiff:
+class DeclarationDiff(Displayable):
     """The classified changes between two declarations (or two collections of them), and the verdict."""
 
     changes: tuple[Change, ...]
@@ -113,9 +105,6 @@ class DeclarationDiff:
 
     def __repr__(self) -> str:
         return f"<DeclarationDiff verdict={self.verdict} changes={len(self.changes)}>"
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return _mimebundle(self)
 
 
 # -- markdown ----------------------------------------------------------------------------------------------
@@ -292,8 +281,9 @@ def diff_declarations(old: Any, new: Any) -> DeclarationDiff:
 # -- spec diffs --------------------------------------------------------------------------------------------
 
 
+@displayed_by(SPEC_DIFF_RENDERER)
 @dataclass(frozen=True, slots=True)
-class SpecDiff:
+class SpecDiff(Displayable):
     """Two versions of one OpenAPI spec, compared tool by tool."""
 
     namespace: str
@@ -355,9 +345,6 @@ class SpecDiff:
 
     def __repr__(self) -> str:
         return f"<SpecDiff {self.namespace!r} verdict={self.verdict} tools_changed={len(self.diff.tools)}>"
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return _mimebundle(self)
 
 
 def _toolset(side: Any, namespace: str, options: Mapping[str, Any]) -> Toolset:

@@ -21,6 +21,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 from toolkit._diff._text import contrast, show
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._reports import CHANGE_RENDERER
 
 __all__ = ["KINDS", "RULES", "Change", "Kind", "contrast", "diff_schema", "join", "key", "same", "show"]
 
@@ -63,8 +65,9 @@ RULES: dict[str, Kind] = {
 }
 
 
+@displayed_by(CHANGE_RENDERER)
 @dataclass(frozen=True, slots=True)
-class Change:
+class Change(Displayable):
     """One classified difference. ``path`` is the dotted parameter path (``""`` = the tool itself;
     ``tags[]`` = the items of ``tags``; ``value.anyOf[1]`` = a union branch); ``tool`` names the tool."""
 

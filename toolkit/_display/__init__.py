@@ -1,61 +1,124 @@
-"""Pure text and HTML renderers behind every public object's ``_repr_mimebundle_``.
+"""The one display protocol: every public object shows itself through a pure renderer chosen by its type.
 
-:func:`mimebundle` looks the object's class up in a registry and returns ``{"text/plain", "text/html"}``.
-Types from modules that load lazily (fixture reports, diffs, golden reports, ``Lowered``) are registered by
-class name, so rendering never imports a heavy module and a renderer exists before its type is defined.
+A class that displays inherits :class:`Displayable` and names its :class:`Renderer` where it is defined::
+
+    @displayed_by(TOOL)                  # after @dataclass: slots=True makes a new class object
+    @dataclass(frozen=True, slots=True)
+    class Tool(Displayable): ...
+
+The registry is keyed by class object (a subclass uses its nearest registered base), so this module imports
+no data module and no renderer module: the data modules import it, and the renderer modules
+(:mod:`._core`, :mod:`._envelopes`, :mod:`._reports`) are pure functions over the data types, which they
+import for type checking only. The import graph stays one-way: data module → renderer → this protocol.
 
 Two promises, because notebooks and nbval depend on them:
 
 * **deterministic**: the same object gives the same bytes (sorted keys, no ids, no addresses, no clocks);
 * **never raises**: a renderer that fails falls back to the object's ``repr`` (escaped), so a broken
   display never hides a result.
+
+``include`` and ``exclude`` follow IPython's ``_repr_mimebundle_`` protocol: only the mimetypes in
+``include`` (all when it is ``None`` or empty, as IPython reads it) and none of those in ``exclude``; a
+mimetype left out is not rendered at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from toolkit._display._markup import esc, wrap
 
-__all__ = ["Renderer", "mimebundle", "register", "renderer_for"]
+__all__ = ["Displayable", "Renderer", "displayed_by", "mimebundle", "renderer_for"]
+
+
+T = TypeVar("T", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)
-class Renderer:
-    """A pair of pure functions: one for ``text/plain``, one for ``text/html``."""
+class Renderer(Generic[T]):
+    """Pure functions of a ``T``, one per mimetype: ``text/plain`` always, ``text/html`` usually.
 
-    text: Callable[[Any], str]
-    html: Callable[[Any], str]
+    ``extra`` adds other mimetypes, in order, as ``(mimetype, function)`` pairs; a function there may return
+    ``None`` to leave its mimetype out (a widget view with nothing to draw).
+    """
+
+    text: Callable[[T], str]
+    html: Callable[[T], str] | None = None
+    extra: tuple[tuple[str, Callable[[T], Any]], ...] = ()
+
+    def formats(self) -> tuple[tuple[str, Callable[[T], Any]], ...]:
+        """Every ``(mimetype, function)`` pair, in the order a bundle lists them."""
+        html = (("text/html", self.html),) if self.html is not None else ()
+        return (("text/plain", self.text), *html, *self.extra)
 
 
-_BY_NAME: dict[str, Renderer] = {}
+class Displayable:
+    """Mixin: ``_repr_mimebundle_`` from the renderer registered for the class (see :func:`displayed_by`)."""
+
+    __slots__ = ()
+
+    def _repr_mimebundle_(
+        self, include: Collection[str] | None = None, exclude: Collection[str] | None = None
+    ) -> dict[str, Any]:
+        return mimebundle(self, include, exclude)
 
 
-def register(class_name: str, renderer: Renderer) -> None:
-    """Register ``renderer`` for the toolkit class called ``class_name`` (and its subclasses)."""
-    _BY_NAME[class_name] = renderer
+_RENDERERS: dict[type, Renderer[Any]] = {}
+
+D = TypeVar("D", bound=Displayable)
 
 
-def renderer_for(obj: Any) -> Renderer | None:
-    """The renderer for ``obj``'s class or its nearest toolkit base class, or ``None``."""
-    _load_renderers()
-    for cls in type(obj).__mro__:
-        if cls.__module__.split(".")[0] == "toolkit" and cls.__name__ in _BY_NAME:
-            return _BY_NAME[cls.__name__]
+def displayed_by(renderer: Renderer[D]) -> Callable[[type[D]], type[D]]:
+    """Class decorator: ``renderer`` shows instances of the class (and of its subclasses without their own).
+
+    The type checker holds the renderer's argument type to the decorated class.
+    """
+
+    def register(cls: type[D]) -> type[D]:
+        if not (isinstance(cls, type) and issubclass(cls, Displayable)):
+            raise TypeError(f"@displayed_by decorates a class that inherits Displayable, not {cls!r}")
+        _RENDERERS[cls] = renderer
+        return cls
+
+    return register
+
+
+def renderer_for(cls: type) -> Renderer[Any] | None:
+    """The renderer registered for ``cls`` or its nearest base class, or ``None``."""
+    for base in cls.__mro__:
+        renderer = _RENDERERS.get(base)
+        if renderer is not None:
+            return renderer
     return None
 
 
-def mimebundle(obj: Any) -> dict[str, str]:
-    """``{"text/plain": ..., "text/html": ...}`` for ``obj``: deterministic, escaped, never raising."""
-    renderer = renderer_for(obj)
+def mimebundle(
+    obj: Any, include: Collection[str] | None = None, exclude: Collection[str] | None = None
+) -> dict[str, Any]:
+    """``{mimetype: data}`` for ``obj`` (``text/plain`` and ``text/html`` at least): deterministic, never raising.
+
+    An object without a renderer, or whose renderer fails, shows its ``repr`` (escaped in the HTML).
+    """
+    renderer = renderer_for(type(obj))
     if renderer is None:
-        return _fallback(obj)
+        return _chosen(_fallback(obj), include, exclude)
     try:
-        return {"text/plain": renderer.text(obj), "text/html": renderer.html(obj)}
+        bundle: dict[str, Any] = {}
+        for mimetype, render in _chosen(dict(renderer.formats()), include, exclude).items():
+            data = render(obj)
+            if data is not None:
+                bundle[mimetype] = data
     except Exception:  # a display must never hide the value it was asked to show
-        return _fallback(obj)
+        return _chosen(_fallback(obj), include, exclude)
+    return bundle
+
+
+def _chosen(
+    formats: dict[str, Any], include: Collection[str] | None, exclude: Collection[str] | None
+) -> dict[str, Any]:
+    return {m: f for m, f in formats.items() if (not include or m in include) and not (exclude and m in exclude)}
 
 
 def _fallback(obj: Any) -> dict[str, str]:
@@ -64,15 +127,3 @@ def _fallback(obj: Any) -> dict[str, str]:
     except Exception:
         text = f"<{type(obj).__name__}>"
     return {"text/plain": text, "text/html": wrap("repr", f"<pre>{esc(text)}</pre>")}
-
-
-_loaded = False
-
-
-def _load_renderers() -> None:
-    """Import the renderer modules once (they register themselves); kept lazy to keep imports cheap."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from toolkit._display import _core, _envelopes, _reports  # noqa: F401

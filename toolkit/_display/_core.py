@@ -1,12 +1,15 @@
-"""Renderers for tools and what they carry: declaration, losses, lints, bindings, toolsets and refusals."""
+"""Renderers for tools and what they carry: declaration, losses, lints, bindings, toolsets and refusals.
+
+Pure functions over the data types, which are imported for type checking only: the data modules import
+this one to register their renderers (``@displayed_by(TOOL_RENDERER)``), never the other way round.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolkit._contract import Lint, Loss
-from toolkit._display import Renderer, register
+from toolkit._display import Renderer
 from toolkit._display._markup import (
     badge,
     code_block,
@@ -19,7 +22,18 @@ from toolkit._display._markup import (
     wrap,
 )
 
+if TYPE_CHECKING:
+    from toolkit._contract import Lint, Loss
+    from toolkit._lowering import Lowered
+    from toolkit._tool import Rejection, Tool, Toolset
+
 __all__ = [
+    "LINT_RENDERER",
+    "LOSS_RENDERER",
+    "LOWERED_RENDERER",
+    "REJECTION_RENDERER",
+    "TOOLSET_RENDERER",
+    "TOOL_RENDERER",
     "bindings_html",
     "declaration_html",
     "lints_html",
@@ -82,32 +96,32 @@ def _loss_text(loss: Loss) -> str:
     return "\n".join(losses_text([loss]))
 
 
-register("Lint", Renderer(_lint_text, lambda x: wrap("lints", lints_html([x]))))
-register("Loss", Renderer(_loss_text, lambda x: wrap("losses", losses_html([x]))))
+LINT_RENDERER = Renderer(_lint_text, lambda x: wrap("lints", lints_html([x])))
+LOSS_RENDERER = Renderer(_loss_text, lambda x: wrap("losses", losses_html([x])))
 
 
 # -- one tool ------------------------------------------------------------------------------------------
-def _headline(tool: Any) -> str:
+def _headline(tool: Tool) -> str:
     where = f" · {tool.method.upper()} {tool.path}" if tool.method and tool.path else ""
     confirm = " · needs confirmation" if tool.confirm else ""
     return f"Tool {tool.name} · {tool.effect}{confirm}{where}"
 
 
-def _binding_rows(tool: Any) -> list[tuple[str, str]]:
+def _binding_rows(tool: Tool) -> list[tuple[str, str]]:
     return [(arg, where) for arg, where in sorted(tool.binding.items())]
 
 
-def bindings_html(tool: Any) -> str:
+def bindings_html(tool: Tool) -> str:
     rows = _binding_rows(tool)
     return html_table(("argument", "binds to"), rows) if rows else ""
 
 
-def declaration_html(tool: Any) -> str:
+def declaration_html(tool: Tool) -> str:
     """The exact declaration the model receives, highlighted."""
     return code_block(json_text(tool.declaration), highlighted=True)
 
 
-def tool_text(tool: Any) -> str:
+def tool_text(tool: Tool) -> str:
     lines = [_headline(tool), "declaration:", json_text(tool.declaration)]
     if tool.binding:
         lines += ["bindings:", *text_table(("argument", "binds to"), _binding_rows(tool))]
@@ -115,7 +129,7 @@ def tool_text(tool: Any) -> str:
     return "\n".join(lines)
 
 
-def tool_html(tool: Any) -> str:
+def tool_html(tool: Tool) -> str:
     counts = f"{_plural(len(tool.losses), 'loss')} · {_plural(len(tool.lints), 'lint')}"
     parts = [
         f"<div class='tk-headline'><b>{esc(_headline(tool))}</b> · {esc(counts)}</div>",
@@ -127,11 +141,11 @@ def tool_html(tool: Any) -> str:
     return wrap("tool", "".join(parts))
 
 
-register("Tool", Renderer(tool_text, tool_html))
+TOOL_RENDERER = Renderer(tool_text, tool_html)
 
 
 # -- toolsets and refusals ------------------------------------------------------------------------------
-def _tool_row(tool: Any) -> tuple[str, ...]:
+def _tool_row(tool: Tool) -> tuple[str, ...]:
     where = f"{tool.method.upper()} {tool.path}" if tool.method and tool.path else ""
     return (tool.name, where, tool.effect, "yes" if tool.confirm else "no", str(len(tool.losses)), str(len(tool.lints)))
 
@@ -140,7 +154,7 @@ _TOOL_HEADERS = ("tool", "operation", "effect", "confirm", "losses", "lints")
 _REFUSAL_HEADERS = ("operation", "operationId", "slug", "reason")
 
 
-def _refusal_row(rejection: Any) -> tuple[str, ...]:
+def _refusal_row(rejection: Rejection) -> tuple[str, ...]:
     return (
         f"{rejection.method.upper()} {rejection.path}",
         rejection.operation_id or "-",
@@ -149,13 +163,13 @@ def _refusal_row(rejection: Any) -> tuple[str, ...]:
     )
 
 
-def _toolset_headline(toolset: Any) -> str:
+def _toolset_headline(toolset: Toolset) -> str:
     source = toolset.source or {}
     title = f" from {source['title']} {source.get('version', '')}".rstrip() if source.get("title") else ""
     return f"Toolset {toolset.namespace}{title}: {_plural(len(toolset.tools), 'tool')}, {len(toolset.rejected)} refused"
 
 
-def toolset_text(toolset: Any) -> str:
+def toolset_text(toolset: Toolset) -> str:
     lines = [_toolset_headline(toolset)]
     if toolset.tools:
         lines += ["tools:", *text_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])]
@@ -164,7 +178,7 @@ def toolset_text(toolset: Any) -> str:
     return "\n".join(lines)
 
 
-def toolset_html(toolset: Any) -> str:
+def toolset_html(toolset: Toolset) -> str:
     parts = [f"<div class='tk-headline'><b>{esc(_toolset_headline(toolset))}</b></div>"]
     if toolset.tools:
         parts.append(section("Tools", html_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])))
@@ -174,25 +188,24 @@ def toolset_html(toolset: Any) -> str:
     return wrap("toolset", "".join(parts))
 
 
-def _rejection_text(rejection: Any) -> str:
+def _rejection_text(rejection: Rejection) -> str:
     return "refused: " + "  ".join(_refusal_row(rejection))
 
 
-register("Toolset", Renderer(toolset_text, toolset_html))
-register(
-    "Rejection",
-    Renderer(_rejection_text, lambda r: wrap("refusal", html_table(_REFUSAL_HEADERS, [_refusal_row(r)]))),
+TOOLSET_RENDERER = Renderer(toolset_text, toolset_html)
+REJECTION_RENDERER = Renderer(
+    _rejection_text, lambda r: wrap("refusal", html_table(_REFUSAL_HEADERS, [_refusal_row(r)]))
 )
 
 
 # -- lowering results ------------------------------------------------------------------------------------
-def _lowered_text(lowered: Any) -> str:
+def _lowered_text(lowered: Lowered) -> str:
     return "\n".join(["lowered schema:", json_text(lowered.schema), *losses_text(lowered.losses)])
 
 
-def _lowered_html(lowered: Any) -> str:
+def _lowered_html(lowered: Lowered) -> str:
     schema = section("Lowered schema", code_block(json_text(lowered.schema), highlighted=True))
     return wrap("lowered", schema + section("Losses", losses_html(lowered.losses)))
 
 
-register("Lowered", Renderer(_lowered_text, _lowered_html))
+LOWERED_RENDERER = Renderer(_lowered_text, _lowered_html)

@@ -1,15 +1,16 @@
 """Renderers for what the model reads back: results, field errors, notices, replays, batches and sagas.
 
 The layout is the same in text and HTML so an envelope is readable at a glance: the status first, then
-what was wrong (field errors), what the boundary did (notices), then the data.
+what was wrong (field errors), what the boundary did (notices), then the data. Pure functions over the
+envelope types, which are imported for type checking only (:mod:`toolkit._envelope` imports this module).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolkit._display import Renderer, register
+from toolkit._display import Renderer, mimebundle
 from toolkit._display._markup import (
     badge,
     code_block,
@@ -20,19 +21,22 @@ from toolkit._display._markup import (
     text_table,
     wrap,
 )
-from toolkit._envelope import (
-    UNSET,
-    BatchItem,
-    BatchResult,
-    FieldError,
-    Notice,
-    Replay,
-    SagaReport,
-    SagaStep,
-    ToolResult,
-)
 
-__all__ = ["envelope_html", "envelope_text"]
+if TYPE_CHECKING:
+    from toolkit._envelope import BatchItem, BatchResult, FieldError, Notice, Replay, SagaReport, SagaStep, ToolResult
+
+__all__ = [
+    "BATCH_ITEM_RENDERER",
+    "BATCH_RENDERER",
+    "FIELD_ERROR_RENDERER",
+    "NOTICE_RENDERER",
+    "REPLAY_RENDERER",
+    "RESULT_RENDERER",
+    "SAGA_RENDERER",
+    "SAGA_STEP_RENDERER",
+    "envelope_html",
+    "envelope_text",
+]
 
 _ERROR_HEADERS = ("field", "code", "problem", "expected")
 _NOTICE_HEADERS = ("field", "action", "from", "to", "message")
@@ -43,10 +47,8 @@ def _error_row(error: FieldError) -> tuple[str, ...]:
 
 
 def _notice_row(notice: Notice) -> tuple[Any, ...]:
-    def show(value: Any) -> Any:
-        return "" if value is UNSET else value
-
-    return (notice.field or "(arguments)", notice.action, show(notice.from_), show(notice.to), notice.message)
+    given = notice.to_dict()  # leaves out a "from" or "to" that was not given, as the model reads it
+    return (notice.field or "(arguments)", notice.action, given.get("from", ""), given.get("to", ""), notice.message)
 
 
 def _errors_text(errors: Sequence[FieldError]) -> list[str]:
@@ -110,7 +112,7 @@ def _result_html(result: ToolResult) -> str:
     return wrap("result", "".join(parts))
 
 
-register("ToolResult", Renderer(_result_text, _result_html))
+RESULT_RENDERER = Renderer(_result_text, _result_html)
 
 
 # -- the small parts on their own --------------------------------------------------------------------------
@@ -122,9 +124,9 @@ def _notice_text(notice: Notice) -> str:
     return "\n".join(_notices_text([notice]))
 
 
-register("FieldError", Renderer(_error_text, lambda e: wrap("field-error", _errors_html([e]))))
-register("Notice", Renderer(_notice_text, lambda n: wrap("notice", _notices_html([n]))))
-register("Replay", Renderer(_replay_text, lambda r: wrap("replay", esc(_replay_text(r)))))
+FIELD_ERROR_RENDERER = Renderer(_error_text, lambda e: wrap("field-error", _errors_html([e])))
+NOTICE_RENDERER = Renderer(_notice_text, lambda n: wrap("notice", _notices_html([n])))
+REPLAY_RENDERER = Renderer(_replay_text, lambda r: wrap("replay", esc(_replay_text(r))))
 
 
 # -- batches ---------------------------------------------------------------------------------------------
@@ -170,10 +172,9 @@ def _batch_item_text(item: BatchItem) -> str:
     return "\n".join(text_table(_ITEM_HEADERS, [_item_row(item)], indent=""))
 
 
-register("BatchResult", Renderer(_batch_text, _batch_html))
-register(
-    "BatchItem",
-    Renderer(_batch_item_text, lambda i: wrap("batch-item", html_table(_ITEM_HEADERS, [_item_row(i)]))),
+BATCH_RENDERER = Renderer(_batch_text, _batch_html)
+BATCH_ITEM_RENDERER = Renderer(
+    _batch_item_text, lambda i: wrap("batch-item", html_table(_ITEM_HEADERS, [_item_row(i)]))
 )
 
 
@@ -208,26 +209,19 @@ def _saga_html(saga: SagaReport) -> str:
     return wrap("saga", head + table + _notices_html(saga.notices) + data)
 
 
-register("SagaReport", Renderer(_saga_text, _saga_html))
-register(
-    "SagaStep",
-    Renderer(
-        lambda s: "\n".join(text_table(_STEP_HEADERS, [_step_row(s)], indent="")),
-        lambda s: wrap("saga-step", html_table(_STEP_HEADERS, [_step_row(s)])),
-    ),
+SAGA_RENDERER = Renderer(_saga_text, _saga_html)
+SAGA_STEP_RENDERER: Renderer[SagaStep] = Renderer(
+    lambda s: "\n".join(text_table(_STEP_HEADERS, [_step_row(s)], indent="")),
+    lambda s: wrap("saga-step", html_table(_STEP_HEADERS, [_step_row(s)])),
 )
 
 
 # -- entry points for the envelope inspector ----------------------------------------------------------------
 def envelope_text(envelope: Any) -> str:
     """Text of any envelope (result, batch, saga); other objects fall back to their repr."""
-    from toolkit._display import mimebundle
-
-    return mimebundle(envelope)["text/plain"]
+    return str(mimebundle(envelope, include=("text/plain",))["text/plain"])
 
 
 def envelope_html(envelope: Any) -> str:
     """HTML of any envelope (result, batch, saga); other objects fall back to their escaped repr."""
-    from toolkit._display import mimebundle
-
-    return mimebundle(envelope)["text/html"]
+    return str(mimebundle(envelope, include=("text/html",))["text/html"])

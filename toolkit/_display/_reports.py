@@ -1,27 +1,37 @@
-"""Renderers for reports from lazily loaded stages: fixture reports, declaration and spec diffs, golden checks.
+"""Renderers for the reports of the later stages: fixture reports, declaration and spec diffs, golden checks.
 
-These types live in modules this one must not import (they load pandas or pydantic), so the renderers read
-them by attribute, the way the stages document them, and are registered by class name.
+Pure functions over the report types, which are imported for type checking only: the stage modules import
+this one to register their renderers, so importing a report type here at run time would be a circle (and
+would load stages a display does not need).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolkit._display import Renderer, register
+from toolkit._display import Renderer
 from toolkit._display._markup import badge, esc, html_table, one_line_json, section, text_table, wrap
 
-__all__ = ["FixtureTableRow", "changes_html", "fixture_rows", "fixture_table_html"]
+if TYPE_CHECKING:
+    from toolkit._diff import Change, DeclarationDiff, SpecDiff
+    from toolkit._envelope import ToolResult
+    from toolkit._fixtures import Fixture, FixtureReport, FixtureRow
+    from toolkit._golden import GoldenReport
 
-
-def _attr(obj: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        value = getattr(obj, name, None)
-        if value is not None:
-            return value
-    return default
+__all__ = [
+    "CHANGE_RENDERER",
+    "DECLARATION_DIFF_RENDERER",
+    "FIXTURE_RENDERER",
+    "FIXTURE_REPORT_RENDERER",
+    "GOLDEN_REPORT_RENDERER",
+    "SPEC_DIFF_RENDERER",
+    "FixtureTableRow",
+    "changes_html",
+    "fixture_rows",
+    "fixture_table_html",
+]
 
 
 # -- fixture reports -------------------------------------------------------------------------------------
@@ -36,29 +46,26 @@ class FixtureTableRow:
     actual: str
     passed: bool
     why: str
-    envelope: Any
+    envelope: ToolResult
 
 
-def _row(item: Any) -> FixtureTableRow:
-    fixture = _attr(item, "fixture", default=item)
+def _row(row: FixtureRow) -> FixtureTableRow:
+    fixture = row.fixture
     return FixtureTableRow(
-        id=str(_attr(fixture, "id", default="")),
-        family=str(_attr(fixture, "family", default="")),
-        args=_attr(fixture, "args", default=None),
-        expected=str(_attr(item, "expected", default=_attr(fixture, "expected", default=""))),
-        actual=str(_attr(item, "actual", default="")),
-        passed=bool(_attr(item, "passed", "ok", default=False)),
-        why=str(_attr(fixture, "why", default="")),
-        envelope=_attr(item, "result", "envelope"),
+        id=fixture.id,
+        family=fixture.family,
+        args=fixture.args,
+        expected=fixture.expected,
+        actual=row.actual,
+        passed=row.passed,
+        why=fixture.why,
+        envelope=row.result,
     )
 
 
-def fixture_rows(report: Any) -> list[FixtureTableRow]:
+def fixture_rows(report: FixtureReport) -> list[FixtureTableRow]:
     """The report's rows in order, each with its envelope."""
-    items = _attr(report, "rows", "results", "outcomes")
-    if items is None:
-        items = list(report) if isinstance(report, Iterable) else []
-    return [_row(item) for item in items]
+    return [_row(row) for row in report.rows]
 
 
 def _verdict(row: FixtureTableRow) -> str:
@@ -66,9 +73,8 @@ def _verdict(row: FixtureTableRow) -> str:
 
 
 def _status(row: FixtureTableRow) -> str:
-    codes = ",".join(e.code for e in _attr(row.envelope, "errors", default=()))
-    status = str(_attr(row.envelope, "status", default=""))
-    return f"{status} {codes}".strip()
+    codes = ",".join(e.code for e in row.envelope.errors)
+    return f"{row.envelope.status} {codes}".strip()
 
 
 _FIXTURE_HEADERS = ("id", "expected", "actual", "envelope", "verdict")
@@ -80,15 +86,13 @@ def _fixture_cells(row: FixtureTableRow) -> tuple[str, ...]:
     return (row.id, row.expected, row.actual, _status(row), _verdict(row))
 
 
-def _report_headline(report: Any, rows: Sequence[FixtureTableRow]) -> str:
+def _report_headline(report: FixtureReport, rows: Sequence[FixtureTableRow]) -> str:
     failed = sum(1 for r in rows if not r.passed)
-    tool = _attr(report, "tool_name", "tool", default="")
-    name = getattr(tool, "name", tool)
-    target = f" for {name}" if name else ""
+    target = f" for {report.tool_name}" if report.tool_name else ""
     return f"FixtureReport{target}: {len(rows)} fixtures, {len(rows) - failed} passed, {failed} failed"
 
 
-def _fixture_report_text(report: Any) -> str:
+def _fixture_report_text(report: FixtureReport) -> str:
     rows = fixture_rows(report)
     return "\n".join([_report_headline(report, rows), *text_table(_FIXTURE_HEADERS, map(_fixture_cells, rows))])
 
@@ -108,128 +112,100 @@ def fixture_table_html(rows: Sequence[FixtureTableRow], *, selected: str | None 
     return html_table(_FIXTURE_HTML_HEADERS, [cells(r) for r in rows], row_kinds=kinds, raw_columns=range(7))
 
 
-def _fixture_report_html(report: Any) -> str:
+def _fixture_report_html(report: FixtureReport) -> str:
     rows = fixture_rows(report)
     head = f"<div class='tk-headline'><b>{esc(_report_headline(report, rows))}</b></div>"
     return wrap("fixture-report", head + fixture_table_html(rows))
 
 
-def _fixture_text(fixture: Any) -> str:
-    return (
-        f"Fixture {_attr(fixture, 'id', default='')} ({_attr(fixture, 'family', default='')}): "
-        f"expect {_attr(fixture, 'expected', default='')} for {one_line_json(_attr(fixture, 'args'))}"
-        + (f" — {fixture.why}" if _attr(fixture, "why") else "")
-    )
+def _fixture_text(fixture: Fixture) -> str:
+    why = f" — {fixture.why}" if fixture.why else ""
+    return f"Fixture {fixture.id} ({fixture.family}): expect {fixture.expected} for {one_line_json(fixture.args)}{why}"
 
 
-register("FixtureReport", Renderer(_fixture_report_text, _fixture_report_html))
-register("Fixture", Renderer(_fixture_text, lambda f: wrap("fixture", esc(_fixture_text(f)))))
+FIXTURE_REPORT_RENDERER = Renderer(_fixture_report_text, _fixture_report_html)
+FIXTURE_RENDERER = Renderer(_fixture_text, lambda f: wrap("fixture", esc(_fixture_text(f))))
 
 
 # -- declaration diffs -----------------------------------------------------------------------------------
 _CHANGE_HEADERS = ("kind", "tool", "rule", "path", "summary")
 
 
-def _change_row(change: Any) -> tuple[str, ...]:
-    return (
-        str(change.kind),
-        str(_attr(change, "tool", default="")),
-        str(change.rule),
-        str(change.path),
-        str(change.summary),
-    )
+def _change_row(change: Change) -> tuple[str, ...]:
+    return (change.kind, change.tool, change.rule, change.path, change.summary)
 
 
-def _own_text(obj: Any) -> str | None:
-    """The stage's own deterministic text (``to_text()``), so notebooks, CLI and displays agree."""
-    to_text = getattr(obj, "to_text", None)
-    return str(to_text()) if callable(to_text) else None
-
-
-def _diff_headline(diff: Any, label: str = "DeclarationDiff") -> str:
-    changes = list(_attr(diff, "changes", default=()))
+def _diff_headline(diff: DeclarationDiff | SpecDiff, label: str = "DeclarationDiff") -> str:
+    changes = diff.changes
     if not changes:
         return f"{label}: no changes"
     tally = {kind: sum(1 for c in changes if c.kind == kind) for kind in ("breaking", "behavioural", "additive")}
     counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n)
-    verdict = _attr(diff, "verdict", default="")
+    verdict = diff.verdict
     note = " — needs a versioning decision" if verdict == "breaking" else ""
     return f"{label} {verdict}: {len(changes)} change{'s' if len(changes) != 1 else ''} ({counts}){note}"
 
 
-def changes_html(changes: Sequence[Any]) -> str:
+def changes_html(changes: Sequence[Change]) -> str:
     """The changes table, each row coloured by its kind (breaking, behavioural, additive)."""
     if not changes:
         return "<p class='tk-empty'>No changes.</p>"
-    cells = [(badge(str(c.kind)), *_change_row(c)[1:]) for c in changes]
-    return html_table(_CHANGE_HEADERS, cells, row_kinds=[str(c.kind) for c in changes], raw_columns=[0])
+    cells = [(badge(c.kind), *_change_row(c)[1:]) for c in changes]
+    return html_table(_CHANGE_HEADERS, cells, row_kinds=[c.kind for c in changes], raw_columns=[0])
 
 
-def _diff_text(diff: Any) -> str:
-    own = _own_text(diff)
-    if own is not None:
-        return own
-    return "\n".join([_diff_headline(diff), *text_table(_CHANGE_HEADERS, [_change_row(c) for c in diff.changes])])
+def _diff_text(diff: DeclarationDiff | SpecDiff) -> str:
+    """The diff's own deterministic text, so notebooks, the CLI and displays agree."""
+    return diff.to_text()
 
 
-def _diff_html(diff: Any) -> str:
+def _diff_html(diff: DeclarationDiff) -> str:
     head = f"<div class='tk-headline'><b>{esc(_diff_headline(diff))}</b></div>"
-    return wrap("declaration-diff", head + changes_html(list(diff.changes)))
+    return wrap("declaration-diff", head + changes_html(diff.changes))
 
 
-register("DeclarationDiff", Renderer(_diff_text, _diff_html))
-register(
-    "Change",
-    Renderer(lambda c: "  ".join(x for x in _change_row(c) if x), lambda c: wrap("change", changes_html([c]))),
+DECLARATION_DIFF_RENDERER = Renderer(_diff_text, _diff_html)
+CHANGE_RENDERER: Renderer[Change] = Renderer(
+    lambda c: "  ".join(x for x in _change_row(c) if x), lambda c: wrap("change", changes_html([c]))
 )
 
 
 # -- spec diffs ----------------------------------------------------------------------------------------------
-def _names(values: Iterable[Any]) -> list[str]:
-    return sorted(str(getattr(v, "name", v)) for v in values)
-
-
-def _spec_diff_text(diff: Any) -> str:
-    own = _own_text(diff)
-    if own is not None:
-        return own
-    added, removed = _names(_attr(diff, "added", default=())), _names(_attr(diff, "removed", default=()))
-    lines = [f"SpecDiff: {len(added)} added, {len(removed)} removed", _diff_headline(diff, "changes")]
-    return "\n".join(lines + text_table(_CHANGE_HEADERS, [_change_row(c) for c in _attr(diff, "changes", default=())]))
-
-
-def _spec_diff_html(diff: Any) -> str:
-    namespace = _attr(diff, "namespace", default="")
-    parts = [f"<div class='tk-headline'><b>{esc(_diff_headline(diff, f'SpecDiff {namespace}'.strip()))}</b></div>"]
-    added, removed = _names(_attr(diff, "added", default=())), _names(_attr(diff, "removed", default=()))
+def _spec_diff_html(diff: SpecDiff) -> str:
+    parts = [f"<div class='tk-headline'><b>{esc(_diff_headline(diff, f'SpecDiff {diff.namespace}'.strip()))}</b></div>"]
+    added, removed = sorted(diff.added), sorted(diff.removed)
     if added or removed:
         rows = [("added", n) for n in added] + [("removed", n) for n in removed]
         kinds = ["additive"] * len(added) + ["breaking"] * len(removed)
         parts.append(section("Tools added and removed", html_table(("", "tool"), rows, row_kinds=kinds)))
-    rejected = list(_attr(diff, "newly_rejected", default=()))
-    if rejected:
-        refused = [(r.operation_id or "-", r.slug, r.message) for r in rejected]
+    if diff.newly_rejected:
+        refused = [(r.operation_id or "-", r.slug, r.message) for r in diff.newly_rejected]
         parts.append(section("Newly refused operations", html_table(("operationId", "slug", "reason"), refused)))
-    parts.append(section("Changes", changes_html(list(_attr(diff, "changes", default=())))))
+    parts.append(section("Changes", changes_html(diff.changes)))
     return wrap("spec-diff", "".join(parts))
 
 
-register("SpecDiff", Renderer(_spec_diff_text, _spec_diff_html))
+SPEC_DIFF_RENDERER = Renderer(_diff_text, _spec_diff_html)
 
 
 # -- golden checks ---------------------------------------------------------------------------------------------
-def _golden_headline(report: Any) -> str:
-    counts = {part: len(_attr(report, part, default=())) for part in ("ok", "missing", "stale", "orphaned")}
-    state = "passed" if not (counts["missing"] or counts["stale"] or counts["orphaned"]) else "FAILED"
+def _golden_headline(report: GoldenReport) -> str:
+    counts = {
+        "ok": len(report.ok),
+        "missing": len(report.missing),
+        "stale": len(report.stale),
+        "orphaned": len(report.orphaned),
+    }
+    state = "passed" if report.passed else "FAILED"
     return f"golden {state}: " + ", ".join(f"{n} {part}" for part, n in counts.items())
 
 
-def _golden_text(report: Any) -> str:
-    own = _own_text(report)
-    return own if own is not None else _golden_headline(report)
+def _golden_text(report: GoldenReport) -> str:
+    """The report's own deterministic text, so notebooks, the CLI and displays agree."""
+    return report.to_text()
 
 
-def _golden_html(report: Any) -> str:
+def _golden_html(report: GoldenReport) -> str:
     rows: list[tuple[str, str, str]] = [(name, "missing", "no golden file yet") for name in report.missing]
     kinds = ["fail"] * len(rows)
     for entry in report.stale:
@@ -243,8 +219,8 @@ def _golden_html(report: Any) -> str:
         parts.append(html_table(("tool", "state", "detail"), rows, row_kinds=kinds))
     for entry in report.stale:
         if entry.diff is not None and entry.diff.changes:
-            parts.append(section(f"{entry.name}: golden → now", changes_html(list(entry.diff.changes))))
+            parts.append(section(f"{entry.name}: golden → now", changes_html(entry.diff.changes)))
     return wrap("golden-report", "".join(parts))
 
 
-register("GoldenReport", Renderer(_golden_text, _golden_html))
+GOLDEN_REPORT_RENDERER = Renderer(_golden_text, _golden_html)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._reports import FIXTURE_RENDERER
 from toolkit._fixtures._families import OMIT, Case, Param, Setting, param_cases
 from toolkit._fixtures._report import FixtureReport, FixtureRow, fire, load_fixtures
 from toolkit._fixtures._values import NO_VALUE, example
@@ -34,8 +36,9 @@ Expected = Literal["accept", "accept_with_notice", "reject"]
 EXPECTED: tuple[str, ...] = ("accept", "accept_with_notice", "reject")
 
 
+@displayed_by(FIXTURE_RENDERER)
 @dataclass(frozen=True, slots=True)
-class Fixture:
+class Fixture(Displayable):
     """One call to fire at a tool: its ``args`` (a dict, or raw JSON text) and the verdict the contract predicts."""
 
     id: str
@@ -46,13 +49,6 @@ class Fixture:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "family": self.family, "args": self.args, "expected": self.expected, "why": self.why}
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        try:
-            from toolkit._display import mimebundle
-        except ImportError:  # the display stage is optional for the core
-            return {"text/plain": repr(self)}
-        return mimebundle(self)
 
 
 class Fixtures(list[Fixture]):

@@ -15,6 +15,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._reports import FIXTURE_REPORT_RENDERER
 from toolkit._envelope import ToolResult
 from toolkit._exceptions import ToolkitError
 
@@ -76,8 +78,9 @@ class FixtureRow:
         }
 
 
+@displayed_by(FIXTURE_REPORT_RENDERER)
 @dataclass(frozen=True, slots=True, eq=False)
-class FixtureReport:
+class FixtureReport(Displayable):
     """Every fixture fired at one tool; ``failures`` are the rows where contract and validator disagree."""
 
     tool_name: str
@@ -145,16 +148,6 @@ class FixtureReport:
         ]
         columns = ["id", "family", "expected", "actual", "passed", "status", "code", "field", "args", "why"]
         return pandas.DataFrame.from_records(records, columns=columns)
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        try:
-            from toolkit._display import mimebundle
-        except ImportError:
-            return {"text/plain": self.summary()}
-        try:
-            return mimebundle(self)
-        except (TypeError, NotImplementedError, KeyError):
-            return {"text/plain": self.summary()}
 
 
 def fire(tool: Tool, fixtures: Iterable[Fixture] | None = None) -> FixtureReport:

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._canonical import pretty
-from toolkit._diff import DeclarationDiff, _mimebundle, diff_declarations, worst
+from toolkit._diff import DeclarationDiff, diff_declarations, worst
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._reports import GOLDEN_REPORT_RENDERER
 from toolkit._exceptions import GoldenError
 from toolkit._golden._manifest import MANIFEST, manifest_tools
 
@@ -58,8 +60,9 @@ class Stale:
         return {"name": self.name, "reason": self.reason, "diff": None if self.diff is None else self.diff.to_dict()}
 
 
+@displayed_by(GOLDEN_REPORT_RENDERER)
 @dataclass(frozen=True, slots=True)
-class GoldenReport:
+class GoldenReport(Displayable):
     """What :func:`check` found. ``passed`` is true only when nothing is missing, stale or orphaned."""
 
     missing: tuple[str, ...]
@@ -109,9 +112,6 @@ class GoldenReport:
             f"<GoldenReport passed={self.passed} ok={len(self.ok)} missing={len(self.missing)} "
             f"stale={len(self.stale)} orphaned={len(self.orphaned)}>"
         )
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return _mimebundle(self)
 
 
 @dataclass(frozen=True, slots=True)

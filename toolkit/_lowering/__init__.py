@@ -31,6 +31,8 @@ from types import MappingProxyType
 from typing import Any
 
 from toolkit._contract import Loss
+from toolkit._display import Displayable, displayed_by
+from toolkit._display._core import LOWERED_RENDERER
 from toolkit._exceptions import SchemaError
 from toolkit._lowering.gemini import GeminiWalker
 from toolkit._lowering.json_schema import carry
@@ -42,17 +44,13 @@ MAX_NESTING = 64
 MAX_NODES = 10_000  # input nodes visited per top-level parameter
 
 
+@displayed_by(LOWERED_RENDERER)
 @dataclass(frozen=True, slots=True)
-class Lowered:
+class Lowered(Displayable):
     """A lowered schema (a fresh plain dict) and the losses, in walk order, deduplicated."""
 
     schema: dict[str, Any]
     losses: tuple[Loss, ...]
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        from toolkit._display import mimebundle
-
-        return mimebundle(self)
 
 
 Dialect = Callable[[Mapping[str, Any], int], Lowered]

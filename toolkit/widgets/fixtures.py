@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
 from toolkit._display._reports import FixtureTableRow, fixture_rows, fixture_table_html
 from toolkit.widgets._base import View, html_widget
 from toolkit.widgets.envelope import EnvelopeInspector
+
+if TYPE_CHECKING:
+    from toolkit._fixtures import FixtureReport
 
 __all__ = ["FixturesView"]
 
@@ -20,7 +23,7 @@ def _label(row: FixtureTableRow) -> str:
 class FixturesView(View):
     """The rows of a :class:`~toolkit.FixtureReport`; selecting one sends its envelope to ``inspector``."""
 
-    def __init__(self, report: Any, inspector: EnvelopeInspector | None = None, name: str = "") -> None:
+    def __init__(self, report: FixtureReport, inspector: EnvelopeInspector | None = None, name: str = "") -> None:
         self.report = report
         self.name = name
         self.rows = fixture_rows(report)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from toolkit._display import Displayable, Renderer, displayed_by
 from toolkit._display._markup import esc, html_table, wrap
 from toolkit._from_python import from_function
 from toolkit._openapi import from_openapi
@@ -27,7 +28,14 @@ from toolkit.widgets.toolset import ToolsetView
 __all__ = ["Workbench"]
 
 
-class Workbench:
+def _workbench_html(workbench: Workbench) -> str:
+    head = f"<b>{esc(repr(workbench).splitlines()[0])}</b>"
+    table = html_table(("tool", "effect", "losses", "lints"), workbench._rows()) if workbench.tools else ""
+    return wrap("workbench", head + table)
+
+
+@displayed_by(Renderer(repr, _workbench_html))
+class Workbench(Displayable):
     """Tools and toolsets by name, and their views. ``golden_dir`` is where golden files live (optional)."""
 
     def __init__(self, golden_dir: str | os.PathLike[str] | None = None) -> None:
@@ -76,8 +84,3 @@ class Workbench:
             f"  {name} ({effect}): {losses} losses, {lints} lints" for name, effect, losses, lints in self._rows()
         ]
         return "\n".join(lines)
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        head = f"<b>{esc(repr(self).splitlines()[0])}</b>"
-        table = html_table(("tool", "effect", "losses", "lints"), self._rows()) if self.tools else ""
-        return {"text/plain": repr(self), "text/html": wrap("workbench", head + table)}
