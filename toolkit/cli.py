@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _consoles() -> tuple[Any, Any]:
+    # rich loads when a command runs, so `toolkit --help` stays fast.
     from rich.console import Console
 
     return Console(highlight=False, soft_wrap=True), Console(stderr=True, highlight=False, soft_wrap=True)
@@ -66,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(COMMANDS[args.command].run(args, console))
     except ToolkitError as error:
+        # rich loads when a command runs, so `toolkit --help` stays fast.
         from rich.markup import escape
 
         errors.print(f"[bold red]error[/] {escape(f'[{error.slug}]')}: {escape(error.message)}")

@@ -79,6 +79,7 @@ def _summary(console: Console, toolset: Toolset) -> None:
 
 
 def _fire(console: Console, tools: dict[str, HttpTool], order_id: str) -> None:
+    # rich loads when a command runs, so `toolkit --help` stays fast.
     from rich.json import JSON
 
     for title, name, arguments, confirmed in SCENARIO:

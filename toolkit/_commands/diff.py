@@ -153,6 +153,7 @@ def compare(args: argparse.Namespace, console: Console) -> DeclarationDiff | Spe
 
 
 def _render(console: Console, result: DeclarationDiff | SpecDiff) -> None:
+    # rich loads when a command runs, so `toolkit --help` stays fast.
     from rich.markup import escape
 
     diff = result.diff if isinstance(result, SpecDiff) else result

@@ -52,6 +52,7 @@ def tool_record(tool: Tool) -> dict[str, Any]:
 
 
 def _render(console: Console, tool: Tool) -> None:
+    # rich loads when a command runs, so `toolkit --help` stays fast.
     from rich.panel import Panel
     from rich.syntax import Syntax
 

@@ -129,6 +129,7 @@ class FixtureReport(Displayable):
 
     def to_frame(self) -> pandas.DataFrame:
         """One row per fixture: id, family, expected, actual, passed, status, first error code, args, why."""
+        # pandas loads only when a DataFrame is asked for.
         import pandas
 
         records = [
@@ -171,6 +172,7 @@ def _read(path: Path) -> Any:
     try:
         if path.suffix.lower() == ".json":
             return json.loads(text)
+        # PyYAML loads only when YAML text is read.
         import yaml
 
         return yaml.safe_load(text)

@@ -298,6 +298,7 @@ def serve(
     db_path: Path | None = None, *, api_key: str = DEFAULT_API_KEY, reset: bool = True, port: int = 0
 ) -> Iterator[DemoServer]:
     """Run the demo API with uvicorn in a thread on 127.0.0.1 (a free port unless given); stop it on exit."""
+    # uvicorn loads only when the demo API is served.
     import uvicorn
 
     path = db_path or default_db_path()

@@ -140,12 +140,14 @@ class HttpClient:
     @property
     def async_only(self) -> bool:
         """True when the transport can only be driven from an event loop (e.g. in-process ASGI)."""
+        # httpx loads on the first request: validating arguments never needs it.
         import httpx
 
         transport = self.config.transport
         return isinstance(transport, httpx.AsyncBaseTransport) and not isinstance(transport, httpx.BaseTransport)
 
     def _options(self) -> dict[str, Any]:
+        # httpx loads on the first request: validating arguments never needs it.
         import httpx
 
         options: dict[str, Any] = {"base_url": self.config.base_url, "timeout": httpx.Timeout(self.config.timeout)}
@@ -155,17 +157,20 @@ class HttpClient:
 
     def sync(self) -> httpx.Client:
         if self._sync is None:
+            # httpx loads on the first request: validating arguments never needs it.
             import httpx
 
             self._sync = httpx.Client(**self._options())
         return self._sync
 
     def new_async(self) -> httpx.AsyncClient:
+        # httpx loads on the first request: validating arguments never needs it.
         import httpx
 
         return httpx.AsyncClient(**self._options())
 
     def async_(self) -> httpx.AsyncClient:
+        # asyncio loads only where coroutines run (about 40 ms of imports otherwise).
         import asyncio
 
         loop = asyncio.get_running_loop()
@@ -181,6 +186,7 @@ class HttpClient:
 
     async def aclose(self) -> None:
         self.close()
+        # asyncio loads only where coroutines run (about 40 ms of imports otherwise).
         import asyncio
 
         client = self._async.pop(asyncio.get_running_loop(), None)
@@ -267,10 +273,12 @@ class HttpTool:
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, bind, send (sync) and map the response. Never raises for bad args or API failures."""
         if self.client.async_only:
+            # asyncio loads only where coroutines run (about 40 ms of imports otherwise).
             import asyncio
 
             with ThreadPoolExecutor(max_workers=1) as pool:
                 return pool.submit(asyncio.run, self._acall_private(args, context)).result()
+        # httpx loads on the first request: validating arguments never needs it.
         import httpx
 
         prepared = self._prepare(args, context)
@@ -295,6 +303,7 @@ class HttpTool:
             return await self._acall_with(args, context, client)
 
     async def _acall_with(self, args: Any, context: ToolContext | None, client: httpx.AsyncClient) -> ToolResult:
+        # httpx loads on the first request: validating arguments never needs it.
         import httpx
 
         prepared = self._prepare(args, context)
@@ -311,6 +320,7 @@ class HttpTool:
 
     def _build(self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient) -> httpx.Request | ToolResult:
         """The request with credentials added, or an ``error`` envelope when the configuration cannot make one."""
+        # httpx loads on the first request: validating arguments never needs it.
         import httpx
 
         headers = {**self.config.headers, **bound.headers}

@@ -67,6 +67,7 @@ class Metrics:
     def to_frame(self, *, latency: bool = True) -> pd.DataFrame:
         """One row per tool: invocations, errors, one column per status seen, and (unless ``latency=False``,
         for stable notebook output) p50/p95 in milliseconds."""
+        # pandas loads only when a DataFrame is asked for.
         import pandas as pd
 
         snapshot = self.snapshot()

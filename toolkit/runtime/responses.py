@@ -80,6 +80,7 @@ def to_result(response: httpx.Response, settings: Trim, message_limit: int = 300
 
 
 def transport_error(exc: httpx.HTTPError, base_url: str) -> ToolResult:
+    # httpx loads on the first request: validating arguments never needs it.
     import httpx
 
     kind = type(exc).__name__

@@ -165,6 +165,7 @@ class EventStream:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per event: turn, kind, tool, status, detail."""
+        # pandas loads only when a DataFrame is asked for.
         import pandas as pd
 
         rows = [(e.turn, e.kind, e.tool, e.status, e.detail()) for e in self.events]
