@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from oracle_gen import cases, dumps, is_json, jsonschema_verdict, oracle, rs_verdict, toolkit_outcome
+from oracle_gen import cases, dumps, toolkit_outcome
+from oracle_judges import is_json, jsonschema_verdict, oracle, rs_verdict
 from oracle_minimise import Finding, disagreement, minimise
 
 __all__ = ["DELIBERATE", "OPEN", "Known", "Sweep", "classify", "known", "reproduces", "sweep"]

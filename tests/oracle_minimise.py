@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from oracle_gen import Judgement, Outcome, Verdict, oracle, rs_verdict, toolkit_outcome
+from oracle_gen import Outcome, Verdict, toolkit_outcome
+from oracle_judges import Judgement, oracle, rs_verdict
 
 __all__ = ["Finding", "disagreement", "keywords_of", "minimise"]
 

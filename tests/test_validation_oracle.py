@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator, _keywords
 from oracle_classes import DELIBERATE, OPEN, Known, Sweep, classify, kind_of, reproduces, sweep
-from oracle_gen import cases, close_objects, dumps, jsonschema_verdict, oracle, toolkit_outcome
+from oracle_gen import cases, close_objects, dumps, toolkit_outcome
+from oracle_judges import jsonschema_verdict, oracle
 from oracle_minimise import disagreement, keywords_of, minimise
 
 SEED = 20260807
