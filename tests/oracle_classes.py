@@ -9,6 +9,7 @@ A fix to the validator makes its OPEN example stop reproducing: then the entry (
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -131,6 +132,12 @@ def _by_json_text(f: Finding) -> bool:
     )
 
 
+def _declared_texts(f: Finding) -> set[str]:
+    """The strings a declaration shows for the non-string enum/const members of the schema (``2`` as ``"2"``)."""
+    members = [*_walk(f.schema, "const"), *(m for e in _walk(f.schema, "enum") if isinstance(e, list) for m in e)]
+    return {json.dumps(m) for m in members if m is not None and not isinstance(m, str)}
+
+
 def _has(*keywords: str) -> Callable[[Finding], bool]:
     return lambda f: any(k in f.keywords for k in keywords)
 
@@ -153,9 +160,9 @@ DELIBERATE: tuple[Known, ...] = (
           "non-string member is read back as that member, with a coerced_enum notice (toolkit/_compile.py)",
           _prop({"enum": [2]}), {"a": "2"}, lambda f: _accepts(f) and "coerced_enum" in f.toolkit.notices),
     Known("openapi-nullable", "deliberate",
-          "OpenAPI 3.0's nullable: true beside a type also accepts null, as the lowered declaration says",
-          _prop({"type": "integer", "nullable": True}), {"a": None},
-          lambda f: _accepts(f) and "nullable" in f.keywords),
+          "OpenAPI 3.0's nullable: true beside a type also accepts null, as the lowered declaration says; read "
+          "the same way wherever it sits (so not: {type: string, nullable: true} refuses null)",
+          _prop({"type": "integer", "nullable": True}), {"a": None}, _has("nullable")),
     Known("openapi-readonly-not-required", "deliberate",
           "a readOnly property is never required: a request does not carry it and the declaration does not offer it",
           _prop({"readOnly": True}, required=["a"]), {},
@@ -177,10 +184,10 @@ DELIBERATE: tuple[Known, ...] = (
           lambda f: _accepts(f) and bool(_formats(f) & {"date-time", "time"})
           and any(_utc_leap_second(s) for s in _strings(f.instance))),
     Known("format-trailing-newline", "deliberate",
-          "a final newline is not part of a date-time, time or email: jsonschema's checkers match with Python's $ "
-          "and let it through (jsonschema-rs refuses it, as toolkit does)",
+          "a final newline is not part of a date-time, time, hostname or uri: jsonschema's checkers match with "
+          "Python's $ and let it through (jsonschema-rs refuses it, as toolkit does)",
           _prop({"format": "time"}), {"a": "14:02:00Z\n"},
-          lambda f: _rejects(f) and bool(_formats(f)) and f.rs == "invalid"
+          lambda f: bool(_formats(f)) and f.rs == f.toolkit.verdict
           and any(s.endswith("\n") for s in _strings(f.instance))),
     Known("hostname-ascii-digits", "deliberate",
           "a hostname's digits are ASCII (RFC 1123); the fqdn package behind jsonschema matches \\d, which takes "
@@ -225,6 +232,10 @@ OPEN: tuple[Known, ...] = (
           _prop({"default": 1}, maxProperties=0), {}, _has("default")),
     Known("multipleof-tolerance", "open", "multipleOf is exact: 1e-10 is not a multiple of 1, nor 2.0 of 1e20",
           _prop({"multipleOf": 1}), {"a": 1e-10}, _has("multipleOf")),
+    Known("declared-strings-in-conditions", "open", "the string a declaration shows for a non-string member "
+          "(\"true\" for enum [true]) is read as the member inside if/not/oneOf too, so a valid value is refused; "
+          "2020-12: \"true\" is not true", _prop({"if": {"enum": [True]}, "then": {"type": "object"}}), {"a": "true"},
+          lambda f: _rejects(f) and bool(_declared_texts(f) & set(_strings(f.instance)))),
     Known("equality-by-json-text", "open", "const, enum and uniqueItems use JSON equality: 1 == 1.0",
           _prop({"const": {"b": 1}}), {"a": {"b": 1.0}}, _by_json_text),
     Known("non-finite-numbers", "open", "NaN and infinities are not JSON numbers: refuse them",
@@ -241,6 +252,8 @@ OPEN: tuple[Known, ...] = (
                   "RFC 5321 mailbox: no empty dot-atom parts; a [IPv4] address literal is a domain"),
     _format_class("duration", _prop({"format": "duration"}), {"a": "P1Y2W"},
                   "RFC 3339 appendix A duration: weeks stand alone (P2W), never beside years, months or days"),
+    _format_class("uri", _prop({"format": "uri"}), {"a": "http://é.com"},
+                  "RFC 3986 URI: ASCII only (a non-ASCII host or path is an IRI, format iri)"),
     _format_class("ipv6", _prop({"format": "ipv6"}), {"a": "fe80::1%eth0"},
                   "RFC 4291 text form: no zone identifier (%eth0 belongs to URIs, RFC 6874)"),
 )  # fmt: skip
