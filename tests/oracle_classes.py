@@ -220,10 +220,6 @@ OPEN: tuple[Known, ...] = (
     Known("ecma-pattern-unreadable", "open", "a pattern is ECMA-262: reject what it does not match (or refuse the "
           "schema), never skip it", _prop({"pattern": r"^\p{L}+$"}), {"a": "123"},
           lambda f: f.toolkit.verdict != "refused" and any(not _python_reads(p) for p in _patterns(f))),
-    Known("python-regex-semantics", "open", "ECMA-262 classes: \\s includes U+00A0, U+3000 and U+FEFF, . stops "
-          "at U+2028, U+2029 and \\r", _prop({"pattern": r"^\s$"}), {"a": "\u3000"},
-          lambda f: bool(_patterns(f)) and all(_python_reads(p) for p in _patterns(f))
-          and not _key_declared_and_matched(f)),
     Known("pattern-properties-skip-declared", "open", "patternProperties applies to every matching key, "
           "declared in properties or not", _prop({}, patternProperties={"^a": {"type": "integer"}}), {"a": "s"},
           _key_declared_and_matched),
@@ -240,6 +236,10 @@ OPEN: tuple[Known, ...] = (
           _prop({"const": {"b": 1}}), {"a": {"b": 1.0}}, _by_json_text),
     Known("non-finite-numbers", "open", "NaN and infinities are not JSON numbers: refuse them",
           _prop({"type": "number"}), {"a": float("nan")}, lambda f: _accepts(f) and not is_json(f.instance)),
+    Known("python-regex-semantics", "open", "ECMA-262 classes: \\s includes U+00A0, U+3000 and U+FEFF, . stops "
+          "at U+2028, U+2029 and \\r", _prop({"pattern": r"^\s$"}), {"a": "\u3000"},
+          lambda f: bool(_patterns(f)) and all(_python_reads(p) for p in _patterns(f))
+          and not _key_declared_and_matched(f) and is_json(f.instance)),
     Known("ref-percent-encoding", "open", "a $ref is a URI: %25, %20 and UTF-8 escapes decode before the pointer "
           "is read", {**_prop({"$ref": "#/$defs/a%20b"}), "$defs": {"a b": {}}}, {"a": 1},
           lambda f: f.toolkit.verdict == "refused" and any("%" in r for r in _refs(f))),
