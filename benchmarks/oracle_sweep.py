@@ -1,0 +1,61 @@
+"""Differential sweep: toolkit's validator against the JSON Schema 2020-12 oracle, by disagreement class.
+
+    .venv/bin/python benchmarks/oracle_sweep.py [--cases 60000] [--seed 1] [--examples 2] [--closed]
+
+Draws seeded (schema, instance) pairs (tests/oracle_gen.py), judges each with toolkit and the oracle,
+minimises every disagreement and names its class (tests/oracle_classes.py: DELIBERATE, OPEN, or
+unclassified). Prints the counts per class, the totals per kind, the time taken and a few minimal examples.
+``--closed`` hands the oracle every object schema closed (additionalProperties: false where unstated).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import oracle_gen
+from oracle_classes import kind_of, sweep
+from oracle_gen import dumps
+
+
+def _cut(text: str, width: int = 150) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=60_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--examples", type=int, default=2, help="minimal examples shown per class")
+    parser.add_argument("--closed", action="store_true", help="objects with properties are closed by default")
+    args = parser.parse_args()
+    oracle_gen.CLOSE_OBJECTS = args.closed
+
+    started = time.perf_counter()
+    result = sweep(args.seed, args.cases, keep=max(args.examples, 1))
+    elapsed = time.perf_counter() - started
+
+    judged = result.cases - result.undecided
+    print(f"{result.cases} cases (seed {args.seed}) in {elapsed:.1f} s ({1e6 * elapsed / result.cases:.0f} µs/case)")
+    print(f"  judged by the oracle {judged}, undecided {result.undecided}; valid {result.valid}, "
+          f"agreed {result.agreed}, disagreed {judged - result.agreed}")  # fmt: skip
+    totals: dict[str, int] = {"deliberate": 0, "open": 0, "unclassified": 0}
+    print(f"\n{'count':>6}  {'kind':<12}  class")
+    for name, count in sorted(result.counts.items(), key=lambda item: (kind_of(item[0]), -item[1], item[0])):
+        totals[kind_of(name)] += count
+        print(f"{count:>6}  {kind_of(name):<12}  {name}")
+    print("\n" + ", ".join(f"{kind} {count}" for kind, count in totals.items()))
+    print("\nminimal examples (schema | instance -> toolkit / oracle by judge / jsonschema-rs):")
+    for name in sorted(result.examples, key=lambda n: (kind_of(n), n)):
+        print(f"  {name}")
+        for found in result.examples[name][: args.examples]:
+            verdicts = f"{found.toolkit.verdict} / {found.oracle.verdict} by {found.oracle.by} / {found.rs}"
+            print(f"    {_cut(dumps(found.schema))} | {_cut(repr(found.instance), 60)} -> {verdicts}")
+
+
+if __name__ == "__main__":
+    main()
