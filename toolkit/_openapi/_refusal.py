@@ -2,13 +2,49 @@
 
 It never leaves the package: :func:`toolkit.from_openapi` catches it per operation, so one bad operation
 (a dangling ``$ref``, a multipart body, an unsupported schema) never aborts the rest of the toolset.
+
+:data:`SLUGS` is the one table of refusal slugs (``Rejection.slug``) with their meanings (the README's
+reference section is rendered from it); :data:`RefusalSlug` is its ``Literal`` alias, so mypy checks every
+literal passed to :class:`Refusal` and ``Candidate.reject``. ``tests/test_vocabularies.py`` keeps both in
+step with the package's source.
 """
 
 from __future__ import annotations
 
-__all__ = ["SLUGS", "Refusal"]
+from collections.abc import Mapping
+from typing import Literal
 
-SLUGS: dict[str, str] = {
+__all__ = ["SLUGS", "Refusal", "RefusalSlug"]
+
+RefusalSlug = Literal[
+    "missing_operation_id",
+    "duplicate_operation_id",
+    "missing_description",
+    "multipart_body",
+    "form_body",
+    "binary_body",
+    "unsupported_media_type",
+    "name_too_long",
+    "bad_tool_name",
+    "name_collision",
+    "argument_collision",
+    "bad_argument_name",
+    "bad_parameter",
+    "bad_request_body",
+    "bad_responses",
+    "dangling_ref",
+    "remote_ref",
+    "circular_ref",
+    "unsupported_schema",
+    "schema_too_deep",
+    "schema_too_large",
+    "deprecated",
+    "unknown_operation",
+    "lowering_failed",
+    "internal_error",
+]
+
+SLUGS: Mapping[str, str] = {
     "missing_operation_id": "the operation has no operationId and the extension names no tool",
     "duplicate_operation_id": "two operations share one operationId",
     "missing_description": "no description anywhere (extension, overrides, operation or path item)",
@@ -17,7 +53,7 @@ SLUGS: dict[str, str] = {
     "binary_body": "the request body is binary (octet-stream, images, files)",
     "unsupported_media_type": "the request body has no JSON media type",
     "name_too_long": "the tool name is longer than 128 characters",
-    "bad_tool_name": "the tool name cannot be made valid",
+    "bad_tool_name": "reserved: the tool name cannot be made valid (names are sanitised, so no refusal uses it today)",
     "name_collision": "two operations give the same tool name after sanitising",
     "argument_collision": "two arguments give the same name after sanitising",
     "bad_argument_name": "an argument name cannot be made valid (empty or over 64 characters)",
@@ -35,13 +71,15 @@ SLUGS: dict[str, str] = {
     "lowering_failed": "the arguments schema could not be lowered",
     "internal_error": "an unexpected error (a bug: please report it with the spec)",
 }
-"""Every refusal slug with a one-line meaning (the table the docs and the summary use)."""
+"""Every refusal slug with a one-line meaning (the table the docs and the summary use).
+
+An entry whose meaning starts with ``reserved:`` is part of the vocabulary but raised nowhere today."""
 
 
 class Refusal(Exception):
     """One operation cannot become a tool; ``slug`` is one of :data:`SLUGS`."""
 
-    def __init__(self, slug: str, message: str) -> None:
+    def __init__(self, slug: RefusalSlug, message: str) -> None:
         super().__init__(message)
         assert slug in SLUGS, slug
         self.slug = slug

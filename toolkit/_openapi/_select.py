@@ -18,7 +18,7 @@ from toolkit._contract import Policy
 from toolkit._exceptions import SpecError
 from toolkit._openapi._load import HTTP_METHODS
 from toolkit._openapi._refs import Resolver
-from toolkit._openapi._refusal import Refusal
+from toolkit._openapi._refusal import Refusal, RefusalSlug
 from toolkit._tool import Rejection
 
 __all__ = ["Candidate", "Options", "Selection", "load_overrides", "select_operations"]
@@ -52,7 +52,7 @@ class Candidate:
         value = self.operation.get("operationId")
         return value if isinstance(value, str) and value else None
 
-    def reject(self, slug: str, message: str) -> Rejection:
+    def reject(self, slug: RefusalSlug, message: str) -> Rejection:
         return Rejection(self.operation_id, self.method, self.path, slug, message)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeGuard
 
+from toolkit._codes import FieldCode, NoticeAction
 from toolkit._envelope import UNSET, FieldError, Notice
 from toolkit._validation._expected import (
     Loc,
@@ -48,10 +49,10 @@ class Run:
         self.depth = 0
         self.hops = 0
 
-    def error(self, loc: Loc, code: str, problem: str, expected: str) -> None:
+    def error(self, loc: Loc, code: FieldCode, problem: str, expected: str) -> None:
         self.errors.append(FieldError(format_path(loc), code, problem, expected))
 
-    def notice(self, loc: Loc, action: str, message: str, to: Any = UNSET, from_: Any = UNSET) -> None:
+    def notice(self, loc: Loc, action: NoticeAction, message: str, to: Any = UNSET, from_: Any = UNSET) -> None:
         self.notices.append(Notice(format_path(loc), action, message, to, from_))
 
 
@@ -332,8 +333,7 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
             to = folded[value.casefold()]
             run.notice(loc, "normalised_case", f"{short(value)} read as {short(to)}", from_=value, to=to)
             return to
-        code = "not_in_enum"
-        run.error(loc, code, f"{short(value)} is not an allowed value", expected())
+        run.error(loc, "not_in_enum", f"{short(value)} is not an allowed value", expected())
         return value
 
     return check

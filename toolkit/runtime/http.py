@@ -26,6 +26,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
+from toolkit._codes import FieldCode
 from toolkit._contract import Loss, Policy, ToolContract, parse_binding
 from toolkit._envelope import FieldError, Notice, ToolResult
 from toolkit._exceptions import RuntimeConfigError
@@ -362,7 +363,7 @@ def _text(value: Any) -> str:
 _PRINTABLE = "printable ASCII text (a header value)"
 
 
-def _bad_binding(field_name: str, code: str, problem: str, expected: str) -> ToolResult:
+def _bad_binding(field_name: str, code: FieldCode, problem: str, expected: str) -> ToolResult:
     return ToolResult(status="invalid_arguments", errors=(FieldError(field_name, code, problem, expected),))
 
 

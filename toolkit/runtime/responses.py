@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from toolkit._codes import FieldCode
 from toolkit._envelope import FieldError, ToolResult
 from toolkit.runtime.trim import Trim, trim
 
@@ -23,7 +24,13 @@ if TYPE_CHECKING:
 __all__ = ["to_result", "transport_error"]
 
 
-_REJECTED_CODES = {403: "forbidden", 404: "not_found", 409: "conflict", 410: "gone", 412: "precondition_failed"}
+_REJECTED_CODES: dict[int, FieldCode] = {
+    403: "forbidden",
+    404: "not_found",
+    409: "conflict",
+    410: "gone",
+    412: "precondition_failed",
+}
 _EXPECTED = {
     "forbidden": "an action the caller is allowed to take",
     "not_found": "an id that exists (look it up first)",

@@ -1,0 +1,215 @@
+"""The package's closed vocabularies each live in one table, and the source never strays from them.
+
+Four vocabularies: ``FieldError.code`` and ``Notice.action`` (``toolkit._codes``), exception slugs
+(``toolkit._exceptions.ERROR_SLUGS``, which also names the classes raising each) and the per-operation refusal
+slugs (``toolkit._openapi._refusal.SLUGS``). An ast scan of the package finds every literal written where one
+of them goes: the code/action/slug argument of ``FieldError``, ``Notice``, ``Refusal``, ``Rejection`` and of
+every function whose parameter is typed with a vocabulary's ``Literal`` alias, ``slug=`` of an exception
+class, class-level ``slug = ...``, and the strings a local variable or module table feeds into those places.
+Every literal must be in its table, every entry must be written somewhere (or say ``reserved:``), and the
+README's reference section must equal the tables' rendering. The scan lives in ``tests/vocabulary_scan.py``.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from vocabulary_scan import Finding, Scan, package_sources
+
+import toolkit
+from toolkit import _exceptions, _reference
+from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS, FieldCode, NoticeAction
+from toolkit._exceptions import ERROR_SLUGS, ErrorSlug
+from toolkit._openapi._refusal import SLUGS, RefusalSlug
+
+README = Path(toolkit.__file__).parent.parent / "README.md"
+
+TABLES: Mapping[str, tuple[Mapping[str, object], str]] = {
+    "field code": (FIELD_CODES, "toolkit/_codes.py FIELD_CODES"),
+    "notice action": (NOTICE_ACTIONS, "toolkit/_codes.py NOTICE_ACTIONS"),
+    "exception slug": (ERROR_SLUGS, "toolkit/_exceptions.py ERROR_SLUGS"),
+    "refusal slug": (SLUGS, "toolkit/_openapi/_refusal.py SLUGS"),
+}
+
+
+def _meaning(entry: object) -> str:
+    return entry.meaning if isinstance(entry, _exceptions.Slug) else str(entry)
+
+
+@pytest.fixture(scope="module")
+def scan() -> Scan:
+    return Scan(package_sources())
+
+
+@pytest.fixture(scope="module")
+def findings(scan: Scan) -> list[Finding]:
+    return list(scan.findings())
+
+
+def _rows(markdown: str) -> list[str]:
+    """The body rows of the Markdown table in ``markdown``."""
+    return [line for line in markdown.splitlines() if line.startswith("| `")]
+
+
+# -- tables and their aliases ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("alias", "table"),
+    [
+        pytest.param(FieldCode, FIELD_CODES, id="field-codes"),
+        pytest.param(NoticeAction, NOTICE_ACTIONS, id="notice-actions"),
+        pytest.param(ErrorSlug, ERROR_SLUGS, id="exception-slugs"),
+        pytest.param(RefusalSlug, SLUGS, id="refusal-slugs"),
+    ],
+)
+def test_literal_alias_lists_exactly_the_table_keys(alias: object, table: Mapping[str, object]) -> None:
+    families = {key for key in table if "<" in key}  # filled in at run time: no Literal can spell them
+    assert set(typing.get_args(alias)) == set(table) - families
+
+
+@pytest.mark.parametrize("vocabulary", list(TABLES))
+def test_every_meaning_is_one_short_line(vocabulary: str) -> None:
+    table, _ = TABLES[vocabulary]
+    bad = {key: _meaning(entry) for key, entry in table.items() if not 0 < len(_meaning(entry)) <= 110}
+    bad |= {key: _meaning(entry) for key, entry in table.items() if "\n" in _meaning(entry)}
+    assert not bad, f"{vocabulary} meanings must be one line of at most 110 characters: {bad}"
+
+
+# -- the source against the tables -----------------------------------------------------------------------
+@pytest.mark.parametrize("vocabulary", list(TABLES))
+def test_every_literal_in_the_package_is_in_its_table(findings: list[Finding], vocabulary: str) -> None:
+    table, home = TABLES[vocabulary]
+    strays = sorted(f"{f.where}: {f.value!r}" for f in findings if f.vocabulary == vocabulary and f.value not in table)
+    assert not strays, f"{vocabulary}s missing from {home} (add each with its meaning, and to its Literal): {strays}"
+
+
+@pytest.mark.parametrize("vocabulary", list(TABLES))
+def test_every_table_entry_is_written_somewhere_or_reserved(findings: list[Finding], vocabulary: str) -> None:
+    table, home = TABLES[vocabulary]
+    used = {f.value for f in findings if f.vocabulary == vocabulary}
+    reserved = {key for key, entry in table.items() if _meaning(entry).startswith("reserved:")}
+    assert set(table) - used == reserved, (
+        f"{home}: an entry the package never writes must say 'reserved:' (or go), and a reserved one in use must "
+        f"not; unused {sorted(set(table) - used)}, reserved {sorted(reserved)}"
+    )
+
+
+def test_exception_slugs_name_exactly_the_classes_that_raise_them(findings: list[Finding]) -> None:
+    raised: dict[str, set[str]] = {}
+    for f in findings:
+        if f.vocabulary == "exception slug":
+            raised.setdefault(f.value, set()).add(f.raiser)
+    documented = {slug: {c.__name__ for c in entry.raised_by} for slug, entry in ERROR_SLUGS.items()}
+    wrong = {slug: (sorted(raised[slug]), sorted(by)) for slug, by in documented.items() if raised.get(slug, by) != by}
+    assert not wrong, f"ERROR_SLUGS raised_by differs from the raise sites (seen, documented): {wrong}"
+
+
+def test_the_typed_parameters_are_the_ones_the_scan_follows(scan: Scan) -> None:
+    typed = scan.typed
+    assert {name: typed[name][0] for name in ("error", "notice", "_bad_binding", "Refusal", "reject")} == {
+        "error": "field code",
+        "notice": "notice action",
+        "_bad_binding": "field code",
+        "Refusal": "refusal slug",
+        "reject": "refusal slug",
+    }
+
+
+# -- the scan itself: it sees every kind of site (so the tests above can fail) ----------------------------
+SAMPLE = """
+from toolkit._codes import FieldCode
+from toolkit._exceptions import SpecError
+
+class MineError(SpecError):
+    slug = "sample_class_slug"
+
+class Quiet(SpecError):
+    pass
+
+def helper(loc, code: FieldCode, problem):
+    return FieldError(loc, code, problem, "")
+
+_TABLE = {403: "sample_table_code"}
+
+def build(run, refusal, status, flag):
+    run.error(None, "sample_run_code", "p", "e")
+    run.notice(None, "sample_run_action", "m")
+    helper(None, "sample_helper_code", "p")
+    FieldError("", code="sample_keyword_code", problem="p", expected="e")
+    Notice(field="", action="sample_keyword_action")
+    code = _TABLE.get(status, f"sample_{status}")
+    FieldError("", code, "p", "e")
+    FieldError("", "sample_if_a" if flag else "sample_if_b", "p", "e")
+    Rejection(None, "", "", "sample_rejection_slug", "m")
+    Refusal(refusal.slug, "passed on, not a new slug")
+    Quiet("m", slug="sample_subclass_slug")
+    raise Refusal("sample_refusal_slug", "m")
+
+def opaque(run, made):
+    run.error(None, made(), "p", "e")
+"""
+
+
+def test_the_scan_finds_a_literal_at_every_kind_of_site() -> None:
+    scan = Scan({**package_sources(), "sample.py": SAMPLE})
+    found = {(f.vocabulary, f.value, f.raiser) for f in scan.findings() if f.where.startswith("sample.py")}
+    assert found == {
+        ("exception slug", "sample_class_slug", "SpecError"),
+        ("exception slug", "sample_subclass_slug", "SpecError"),
+        ("field code", "sample_run_code", ""),
+        ("field code", "sample_helper_code", ""),
+        ("field code", "sample_keyword_code", ""),
+        ("field code", "sample_table_code", ""),
+        ("field code", "sample_<status>", ""),
+        ("field code", "sample_if_a", ""),
+        ("field code", "sample_if_b", ""),
+        ("field code", "<cannot tell: made()>", ""),
+        ("notice action", "sample_run_action", ""),
+        ("notice action", "sample_keyword_action", ""),
+        ("refusal slug", "sample_rejection_slug", ""),
+        ("refusal slug", "sample_refusal_slug", ""),
+    }
+
+
+# -- the README's reference section ----------------------------------------------------------------------
+def test_readme_reference_section_is_the_rendered_tables() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert _reference.section(text) == _reference.reference_markdown(), (
+        f"README.md's '{_reference.HEADING}' section is stale; regenerate it with `.venv/bin/{_reference.COMMAND}`"
+    )
+
+
+def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None:
+    subsections = _reference.reference_markdown().split("\n### ")[1:]
+    rendered = {
+        title.split("\n", 1)[0]: [line.split(" | ")[0].removeprefix("| `").rstrip("`") for line in _rows(title)]
+        for title in subsections
+    }
+    assert rendered == {
+        "Field codes": sorted(FIELD_CODES),
+        "Notice actions": sorted(NOTICE_ACTIONS),
+        "Exception slugs": sorted(ERROR_SLUGS),
+        "Refusal slugs": sorted(SLUGS),
+    }
+    assert f"| `bad_signature` | SignatureError | {ERROR_SLUGS['bad_signature'].meaning} |" in subsections[2]
+
+
+def test_replace_section_swaps_only_the_reference_section() -> None:
+    before = "# Title\n\n## Usage\n\ntext\n\n## Reference\n\nSTALE\n\n## Later\n\nkept\n"
+    after = _reference.replace_section(before)
+    assert after.startswith("# Title\n\n## Usage\n\ntext\n\n## Reference\n")
+    assert after.endswith("\n\n## Later\n\nkept\n")
+    assert "STALE" not in after
+    assert _reference.section(after) == _reference.reference_markdown()
+    assert _reference.replace_section(after) == after
+
+
+def test_replace_section_appends_a_missing_section() -> None:
+    after = _reference.replace_section("# Title\n\ntext\n")
+    assert after == "# Title\n\ntext\n\n" + _reference.reference_markdown()
+
+
+def test_markdown_table_escapes_pipes_in_cells() -> None:
+    assert _reference.markdown_table(("a", "b"), [("x|y", "z")]) == "| a | b |\n|---|---|\n| x\\|y | z |"

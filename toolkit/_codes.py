@@ -1,0 +1,94 @@
+"""The envelope's closed vocabularies: the ``code`` of a :class:`~toolkit.FieldError` and the ``action`` of a
+:class:`~toolkit.Notice`, each a ``Literal`` alias (mypy checks every literal passed where the alias is the
+parameter type) and a table with a one-line meaning per entry (the README's reference section is rendered
+from it; ``tests/test_vocabularies.py`` keeps alias, table and the package's source in step).
+
+These are the codes and actions the package itself writes. :class:`~toolkit.FieldError` and
+:class:`~toolkit.Notice` stay open ``str`` fields, so a tool's own domain checks may add codes of their own.
+A key with ``<...>`` in it names a family: the runtime fills in the part in brackets (``http_405``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+__all__ = ["FIELD_CODES", "NOTICE_ACTIONS", "FieldCode", "NoticeAction"]
+
+FieldCode = Literal[
+    "ambiguous",
+    "bad_format",
+    "bad_header_value",
+    "conflict",
+    "domain_rule",
+    "duplicate_items",
+    "forbidden",
+    "gone",
+    "invalid_json",
+    "missing",
+    "no_branch_matched",
+    "not_allowed",
+    "not_found",
+    "not_in_enum",
+    "not_multiple",
+    "out_of_range",
+    "path_traversal",
+    "pattern_mismatch",
+    "precondition_failed",
+    "server_rejected",
+    "too_deep",
+    "too_few_items",
+    "too_few_properties",
+    "too_long",
+    "too_many_items",
+    "too_many_properties",
+    "too_short",
+    "unknown_property",
+    "wrong_type",
+]
+
+FIELD_CODES: Mapping[str, str] = {
+    "ambiguous": "the value matches more than one `oneOf` alternative",
+    "bad_format": "a string breaks its `format` (date, date-time, email, uuid, uri, ...)",
+    "bad_header_value": "an argument sent as an HTTP header holds control or non-ASCII characters",
+    "conflict": "the API answered 409: the resource's current state does not allow the request",
+    "domain_rule": "the arguments are well-formed but a domain rule refuses them (status `rejected`)",
+    "duplicate_items": "an array with `uniqueItems` holds two equal items",
+    "forbidden": "the API answered 403: the caller may not take this action",
+    "gone": "the API answered 410: the resource no longer exists",
+    "http_<status>": "the API answered another 4xx status, named in the code (`http_405`, `http_418`, ...)",
+    "invalid_json": "the arguments are not JSON text the validator can read (not UTF-8, not JSON, nested too deep)",
+    "missing": "a required field is absent (also a `dependentRequired` field, or an empty HTTP path parameter)",
+    "no_branch_matched": "the value has a type some alternative accepts but matches none of the alternatives",
+    "not_allowed": "a value where the schema allows none (the `false` schema) or one that `not` forbids",
+    "not_found": "the API answered 404: no such resource (look the id up first)",
+    "not_in_enum": "the value is not one of the `enum` values (or not the `const`)",
+    "not_multiple": "a number is not a multiple of `multipleOf`",
+    "out_of_range": "a number is outside `minimum`/`maximum` (or outside its integer format, such as int32)",
+    "path_traversal": "a path parameter is `.` or `..`",
+    "pattern_mismatch": "a string does not match its `pattern`",
+    "precondition_failed": "the API answered 412: a precondition of the request does not hold",
+    "server_rejected": "the API answered 400 or 422: it found the arguments malformed",
+    "too_deep": "the data nests deeper than the validator walks (or the schema refers to itself without end)",
+    "too_few_items": "an array is shorter than `minItems`, or its count of `contains` matches is out of bounds",
+    "too_few_properties": "an object has fewer fields than `minProperties`",
+    "too_long": "a string is longer than `maxLength`",
+    "too_many_items": "an array is longer than `maxItems`",
+    "too_many_properties": "an object has more fields than `maxProperties`",
+    "too_short": "a string is shorter than `minLength` (or empty)",
+    "unknown_property": "a field the schema does not declare",
+    "wrong_type": "the JSON type is wrong (a string for an integer, ...), or the arguments are not an object",
+}
+"""Every ``FieldError.code`` the package writes, with what it tells the model."""
+
+NoticeAction = Literal["clamped", "coerced_enum", "defaulted", "normalised_case", "null_as_absent", "trimmed"]
+
+NOTICE_ACTIONS: Mapping[str, str] = {
+    "clamped": "a read parameter outside its range was set to the nearest bound (`from` the value, `to` the bound)",
+    "coerced_enum": "a string the declaration shows for a non-string enum member was read as that member",
+    "defaulted": "an absent optional field (or a null read as absent) took its documented default (`to`)",
+    "normalised_case": "an enum value in another letter case was read as the declared member (case policy)",
+    "null_as_absent": "a null for an optional field without a default was read as absent",
+    "trimmed": "the result was cut to fit: fields dropped, a list shortened (`to` items), or a byte budget",
+}
+"""Every ``Notice.action`` the package writes, with what it tells the model."""

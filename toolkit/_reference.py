@@ -1,0 +1,112 @@
+"""The README's reference section, rendered from the vocabulary tables (never written by hand).
+
+    python -m toolkit._reference                    # print the section
+    python -m toolkit._reference --write README.md  # replace the section in README.md
+
+The tables live where their vocabularies are defined: field codes and notice actions in ``toolkit._codes``,
+exception slugs in ``toolkit._exceptions``, refusal slugs in ``toolkit._openapi._refusal``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
+from toolkit._exceptions import ERROR_SLUGS
+from toolkit._openapi._refusal import SLUGS
+
+__all__ = ["COMMAND", "HEADING", "main", "markdown_table", "reference_markdown", "replace_section", "section"]
+
+HEADING = "## Reference"
+COMMAND = "python -m toolkit._reference --write README.md"
+"""The command that regenerates the README's section (tests name it when the section is stale)."""
+
+_INTRO = (
+    "The stable vocabularies: tools, tests and models match on these, never on messages. Generated from the tables "
+    "in\n`toolkit/_codes.py`, `toolkit/_exceptions.py` and `toolkit/_openapi/_refusal.py` by\n"
+    f"`{COMMAND}`; a test keeps this section equal to them."
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A GitHub-flavoured Markdown table; ``|`` inside a cell is escaped."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _meanings(table: Mapping[str, str]) -> list[tuple[str, str]]:
+    return [(f"`{key}`", table[key]) for key in sorted(table)]
+
+
+def reference_markdown() -> str:
+    """The whole ``## Reference`` section, ending in one newline."""
+    slugs = [
+        (f"`{slug}`", ", ".join(c.__name__ for c in entry.raised_by), entry.meaning)
+        for slug, entry in sorted(ERROR_SLUGS.items())
+    ]
+    parts = [
+        HEADING,
+        _INTRO,
+        "### Field codes\n\n`FieldError.code`, what the model reads in `errors` (a tool's own domain checks may add "
+        "codes;\n`<status>` stands for the HTTP status number).",
+        markdown_table(("code", "meaning"), _meanings(FIELD_CODES)),
+        "### Notice actions\n\n`Notice.action`, what the boundary did on the model's behalf (in `notices`).",
+        markdown_table(("action", "meaning"), _meanings(NOTICE_ACTIONS)),
+        "### Exception slugs\n\n`ToolkitError.slug`, for programmer misuse (the CLI prints it as `[slug]`).",
+        markdown_table(("slug", "raised by", "meaning"), slugs),
+        "### Refusal slugs\n\n`Rejection.slug`, why an opted-in OpenAPI operation did not become a tool.",
+        markdown_table(("slug", "meaning"), _meanings(SLUGS)),
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def _bounds(text: str) -> tuple[int, int] | None:
+    start = text.find(f"\n{HEADING}\n")
+    if start < 0:
+        return None
+    start += 1
+    end = text.find("\n## ", start + len(HEADING))
+    return start, len(text) if end < 0 else end + 1
+
+
+def section(text: str) -> str | None:
+    """The ``## Reference`` section of a README's text (up to the next level-2 heading), if it has one."""
+    found = _bounds(text)
+    return None if found is None else text[found[0] : found[1]].rstrip("\n") + "\n"
+
+
+def replace_section(text: str) -> str:
+    """``text`` with its reference section replaced by the generated one (appended when it has none)."""
+    found = _bounds(text)
+    fresh = reference_markdown()
+    if found is None:
+        return text.rstrip("\n") + "\n\n" + fresh
+    start, end = found
+    return text[:start] + fresh + ("\n" if end < len(text) else "") + text[end:]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m toolkit._reference", description="the README reference section")
+    parser.add_argument("--write", metavar="README", help="replace the reference section of this Markdown file")
+    args = parser.parse_args(argv)
+    if args.write is None:
+        sys.stdout.write(reference_markdown())
+        return 0
+    path = Path(args.write)
+    text = path.read_text(encoding="utf-8")
+    updated = replace_section(text)
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
