@@ -12,6 +12,7 @@ Exceptions are for the programmer only, and every one of them comes from this sm
     ├── GoldenError                 golden files cannot be read or written
     ├── CodegenError                a toolset cannot be turned into modules
     └── RuntimeConfigError          the runtime is misconfigured (missing credentials, ledger path, ...)
+        └── LedgerError             the ledger file cannot be used (locked, corrupt, foreign, read-only, ...)
 
 Every error carries a stable ``slug`` (tests and tools match on it, never on the message) and a message
 that says how to fix the problem.
@@ -23,6 +24,7 @@ __all__ = [
     "ChecksumMismatch",
     "CodegenError",
     "GoldenError",
+    "LedgerError",
     "NamingError",
     "RuntimeConfigError",
     "SchemaError",
@@ -96,3 +98,11 @@ class RuntimeConfigError(ToolkitError, RuntimeError):
     """The tool runtime is misconfigured."""
 
     slug = "runtime_config"
+
+
+class LedgerError(RuntimeConfigError):
+    """The idempotency ledger's file cannot be used; the slug says why (``ledger_locked``, ``ledger_corrupt``,
+    ``ledger_schema``, ``ledger_path``, ``ledger_read_only``, ``ledger_unavailable``) and the message names the
+    file and what to do."""
+
+    slug = "ledger_error"
