@@ -521,6 +521,24 @@ def test_the_lease_is_renewed_while_the_tool_runs(tmp_path: Path) -> None:
     assert tool.renewed
 
 
+def test_a_call_running_in_this_process_past_its_lease_is_not_taken_over(ledger: Ledger, clock: ManualClock) -> None:
+    tool = Blocking()
+    looked_up: list[str] = []
+    wrapped = idempotent(tool, ledger=ledger, lease=30, reconcile=lambda key: looked_up.append(key))
+    results: list[ToolResult] = []
+    first = threading.Thread(target=lambda: results.append(wrapped.call({"amount": 5}, SESSION)))
+    first.start()
+    assert tool.entered.wait(10)
+    clock.advance(3600)  # far past the lease: the holder is still running here, so it is not gone
+    concurrent = wrapped.call({"amount": 5}, SESSION)
+    tool.release.set()
+    first.join(10)
+    assert (concurrent.status, concurrent.retryable) == ("error", True)
+    assert looked_up == []
+    assert wrapped.call({"amount": 5}, SESSION).data == results[0].data
+    assert len(tool.effects) == 1
+
+
 def test_reconcile_pending_leaves_a_live_call_alone(ledger: Ledger) -> None:
     tool = Blocking()
     wrapped = idempotent(tool, ledger=ledger)

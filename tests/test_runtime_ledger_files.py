@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from toolkit import ToolContext, ToolResult
-from toolkit.runtime import Ledger, LedgerError, idempotent, ledger_connection
+from toolkit.runtime import Executor, Ledger, LedgerError, idempotent, ledger_connection
 
 SESSION = ToolContext(session_id="s-1")
 WORKER = Path(__file__).parent / "runtime_workers" / "ledger_worker.py"
@@ -91,6 +91,7 @@ def test_a_file_that_is_not_a_database_is_refused_as_corrupt(tmp_path: Path) -> 
     path.write_bytes(b"this is not SQLite " * 300)
     error = refused(path, "ledger_corrupt")
     assert "move it aside" in error.message
+    assert error.retryable is False
     assert path.read_bytes().startswith(b"this is not SQLite")  # left as it was, for whoever investigates
 
 
@@ -181,6 +182,22 @@ def test_a_ledger_held_locked_refuses_the_call_before_the_effect(tmp_path: Path,
     assert str(path) in caught.value.message
     assert tool.effects == 0
     assert wrapped.call({"seat": "12A"}, SESSION).ok
+    assert tool.effects == 1
+
+
+def test_the_executor_reports_a_locked_ledger_as_a_retryable_error_and_runs_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    tool = Counter()
+    executor = Executor([tool], ledger=Ledger(path, busy_timeout=0.1))
+    with closing(sqlite3.connect(path, isolation_level=None)) as holder:
+        holder.execute("BEGIN IMMEDIATE")
+        locked = executor.execute("send_invoice", {"n": 1}, SESSION)
+        holder.execute("ROLLBACK")
+    assert (locked.status, locked.retryable) == ("error", True)
+    assert "LedgerError" in locked.message
+    assert str(path) in locked.message
+    assert tool.effects == 0
+    assert executor.execute("send_invoice", {"n": 1}, SESSION).ok
     assert tool.effects == 1
 
 

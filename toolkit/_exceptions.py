@@ -103,6 +103,10 @@ class RuntimeConfigError(ToolkitError, RuntimeError):
 class LedgerError(RuntimeConfigError):
     """The idempotency ledger's file cannot be used; the slug says why (``ledger_locked``, ``ledger_corrupt``,
     ``ledger_schema``, ``ledger_path``, ``ledger_read_only``, ``ledger_unavailable``) and the message names the
-    file and what to do."""
+    file and what to do. Only a lock is worth retrying (``retryable``, which the executor reads)."""
 
     slug = "ledger_error"
+
+    @property
+    def retryable(self) -> bool:
+        return self.slug == "ledger_locked"

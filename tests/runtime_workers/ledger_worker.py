@@ -11,6 +11,7 @@ Schedule options:
   --reconcile-first     resolve pending claims with ``reconcile_pending`` before calling (a restart)
   --sweep-first         run ``Ledger.sweep()`` before calling
   --delay S             the tool sleeps S seconds before applying its effect (a slow external system)
+  --go FILE             the tool waits until FILE exists before applying its effect
   --crash before|after  SIGKILL this process just before / just after the effect
   --raise-after         the tool raises after the effect (the response was lost)
   --signals DIR         the tool touches DIR/entered-<pid> when it starts and DIR/applied-<pid> after the effect
@@ -32,7 +33,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from toolkit import ToolContext, ToolkitError, ToolResult
+from toolkit import ToolContext, ToolResult
 from toolkit.runtime import DEDUPE_KEY_EXTRA, Ledger, idempotent, reconcile_pending
 
 
@@ -78,6 +79,8 @@ class Pay:
         key = context.extras[DEDUPE_KEY_EXTRA]
         self._touch("entered")
         time.sleep(self.options.delay)
+        if self.options.go:
+            wait_for(Path(self.options.go))
         if self.options.crash == "before":
             os.kill(os.getpid(), signal.SIGKILL)
         fd = os.open(self.options.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -110,6 +113,7 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--reconcile-first", action="store_true")
     parser.add_argument("--sweep-first", action="store_true")
     parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--go")
     parser.add_argument("--crash", choices=["before", "after"])
     parser.add_argument("--raise-after", action="store_true")
     parser.add_argument("--signals")
@@ -155,7 +159,7 @@ def main() -> None:
     options = parse()
     try:
         out = run(options)
-    except (ToolkitError, OSError, Exception) as error:  # the tests assert on the type and slug
+    except Exception as error:  # the tests assert on its type and slug
         out = {"raised": type(error).__name__, "slug": getattr(error, "slug", None), "message": str(error)}
     out["pid"] = os.getpid()
     print(json.dumps(out))

@@ -68,7 +68,6 @@ __all__ = [
     "Ledger",
     "LedgerRecord",
     "ManualClock",
-    "Note",
     "Sweep",
     "encode_receipt",
     "iso_time",
