@@ -39,9 +39,10 @@ call with invalid arguments goes straight to the tool, which answers with its en
 A repeat inside the TTL returns ``ToolResult(status="ok", data=<original receipt>, replay=Replay(original_at))``
 and performs no effect; a ``clock_skew`` notice says when the caller's wall clock disagrees with the record's
 (ages are measured on the host's boot clock, see :mod:`toolkit.runtime.ledger`). The TTL counts from the
-completion, however long the effect took; after it the call runs again. Overrides for tools where repeating is meaningful: ``repeat_ok=True`` on the wrapper, or per call
-``context.extras["idempotency"] = "off"``; a caller-supplied key (``context.extras["idempotency_key"]``)
-replaces the argument hash (still scoped to session and tool). A ledger file that cannot be used raises
+completion, however long the effect took; after it the call runs again. Overrides for tools where repeating
+is meaningful: ``repeat_ok=True`` on the wrapper, or per call ``context.extras["idempotency"] = "off"``; a
+caller-supplied key (``context.extras["idempotency_key"]``) replaces the argument hash (still scoped to
+session and tool). A ledger file that cannot be used raises
 :class:`~toolkit.runtime.LedgerError` before the tool is called.
 """
 

@@ -343,7 +343,7 @@ class Ledger:
                 "DELETE FROM idempotency WHERE state = 'completed' AND ("
                 " (timeline = ? AND created_mono IS NOT NULL AND ? - created_mono >= expires_at - created_at)"
                 " OR ((timeline IS NOT ? OR created_mono IS NULL) AND expires_at <= ?))",
-                (at.timeline, at.mono, at.timeline, at.wall),
+                (at.timeline or None, at.mono, at.timeline or None, at.wall),  # "": no timeline to share
             ).rowcount
             lapsed = conn.execute(
                 "UPDATE reservations SET state = 'lapsed', settled_at = ? WHERE state = 'held' AND expires_at <= ?",
