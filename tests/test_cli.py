@@ -14,7 +14,11 @@ from typing import Any
 import pytest
 import yaml
 
+from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
+from toolkit._commands import reference
 from toolkit._diff._rules import RULES
+from toolkit._exceptions import ERROR_SLUGS
+from toolkit._openapi._refusal import SLUGS
 from toolkit.cli import main
 
 SEARCH = "toolkit.examples:search_issues"
@@ -405,3 +409,50 @@ def test_demo_shows_each_envelope_and_the_notebook_hint(
     assert '"action": "clamped"' in out
     assert ".venv/bin/jupyter lab notebooks/" in out
     assert (tmp_path / ".toolkit" / "demo-orders.sqlite3").is_file()
+
+
+# -- reference: the README's section is the rendered vocabulary tables ---------------------------------
+def test_readme_reference_section_is_the_rendered_tables(repo_root: Path) -> None:
+    text = (repo_root / "README.md").read_text(encoding="utf-8")
+    assert reference.section(text) == reference.reference_markdown(), (
+        f"README.md's '{reference.HEADING}' section is stale; regenerate it with `.venv/bin/{reference.COMMAND}`"
+    )
+
+
+def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None:
+    subsections = reference.reference_markdown().split("\n### ")[1:]
+    rendered = {
+        title.split("\n", 1)[0]: [line.split(" | ")[0].removeprefix("| `").rstrip("`") for line in _rows(title)]
+        for title in subsections
+    }
+    assert rendered == {
+        "Field codes": sorted(FIELD_CODES),
+        "Notice actions": sorted(NOTICE_ACTIONS),
+        "Exception slugs": sorted(ERROR_SLUGS),
+        "Refusal slugs": sorted(SLUGS),
+    }
+    assert f"| `bad_signature` | SignatureError | {ERROR_SLUGS['bad_signature'].meaning} |" in subsections[2]
+
+
+def test_replace_section_swaps_only_the_reference_section() -> None:
+    before = "# Title\n\n## Usage\n\ntext\n\n## Reference\n\nSTALE\n\n## Later\n\nkept\n"
+    after = reference.replace_section(before)
+    assert after.startswith("# Title\n\n## Usage\n\ntext\n\n## Reference\n")
+    assert after.endswith("\n\n## Later\n\nkept\n")
+    assert "STALE" not in after
+    assert reference.section(after) == reference.reference_markdown()
+    assert reference.replace_section(after) == after
+
+
+def test_replace_section_appends_a_missing_section() -> None:
+    after = reference.replace_section("# Title\n\ntext\n")
+    assert after == "# Title\n\ntext\n\n" + reference.reference_markdown()
+
+
+def test_markdown_table_escapes_pipes_in_cells() -> None:
+    assert reference.markdown_table(("a", "b"), [("x|y", "z")]) == "| a | b |\n|---|---|\n| x\\|y | z |"
+
+
+def _rows(markdown: str) -> list[str]:
+    """The body rows of the Markdown table in ``markdown``."""
+    return [line for line in markdown.splitlines() if line.startswith("| `")]

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,8 +21,10 @@ from toolkit._canonical import compact
 from toolkit.runtime import (
     DEDUPE_KEY_EXTRA,
     Ledger,
+    LedgerError,
     ManualClock,
     dedupe_key,
+    holders,
     idempotent,
     iso_time,
     ledger_connection,
@@ -382,7 +388,7 @@ def test_dedupe_key_reaches_the_tool_for_external_systems(ledger: Ledger) -> Non
     assert tool.keys == [dedupe_key("s-1", "send_invoice", {"amount": 5})]
 
 
-@pytest.mark.parametrize(("option", "value"), [("mode", "sometimes"), ("ttl", 0)])
+@pytest.mark.parametrize(("option", "value"), [("mode", "sometimes"), ("ttl", 0), ("lease", 0), ("wait", -1)])
 def test_bad_options_are_refused(ledger: Ledger, option: str, value: Any) -> None:
     with pytest.raises(RuntimeConfigError):
         idempotent(Counter(), ledger=ledger, **{option: value})
@@ -424,3 +430,220 @@ def test_ledger_closes_and_works_as_a_context_manager(tmp_path: Path) -> None:
     assert len(Ledger(tmp_path / "ledger.sqlite3").records()) == 1
     with pytest.raises(RuntimeConfigError, match="synchronous"):
         Ledger(tmp_path / "other.sqlite3", synchronous="OFF")  # type: ignore[arg-type]
+
+
+# -- pending claims outlive their TTL; completed ones measure it on the host clock --------------------------------
+def test_sweep_never_deletes_pending_or_orphaned_claims(ledger: Ledger, clock: ManualClock) -> None:
+    wrapped = idempotent(Exploding(), ledger=ledger, ttl=10)
+    with pytest.raises(ConnectionError):
+        wrapped.call({"amount": 1}, SESSION)
+    idempotent(Counter(), ledger=ledger, ttl=10).call({"amount": 2}, SESSION)
+    clock.advance(3600)
+    assert ledger.sweep().expired_records == 1
+    [kept] = ledger.records()
+    assert kept.orphaned
+
+
+def test_a_pending_claim_past_its_ttl_stays_unknown_instead_of_running_again(
+    ledger: Ledger, clock: ManualClock
+) -> None:
+    tool = Exploding()
+    wrapped = idempotent(tool, ledger=ledger, ttl=10)
+    with pytest.raises(ConnectionError):
+        wrapped.call({"amount": 5}, SESSION)
+    clock.advance(3600)
+    again = wrapped.call({"amount": 5}, SESSION)
+    assert (again.status, again.retryable) == ("error", False)
+    assert len(tool.effects) == 1
+
+
+def test_ttl_counts_from_completion_so_a_slow_effect_is_remembered_for_its_full_ttl(
+    ledger: Ledger, clock: ManualClock
+) -> None:
+    class Slow(Counter):
+        def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+            clock.advance(100)  # the external system took longer than the TTL
+            return super().call(args, context)
+
+    tool = Slow()
+    wrapped = idempotent(tool, ledger=ledger, ttl=60)
+    wrapped.call({"amount": 5}, SESSION)
+    clock.advance(59)
+    assert wrapped.call({"amount": 5}, SESSION).replay is not None
+    clock.advance(1)
+    assert wrapped.call({"amount": 5}, SESSION).replay is None
+    assert len(tool.effects) == 2
+
+
+def test_a_record_dated_in_the_future_by_another_timeline_is_unexpired_and_reported(tmp_path: Path) -> None:
+    """Across a reboot only wall clocks compare: a record dated ahead of the caller counts as unexpired."""
+    ahead = Ledger(tmp_path / "ledger.sqlite3", clock=ManualClock(1_767_225_600 + 25 * 3600))
+    tool = Counter()
+    idempotent(tool, ledger=ahead, ttl=3600).call({"amount": 5}, SESSION)
+    behind = Ledger(tmp_path / "ledger.sqlite3", clock=ManualClock(1_767_225_600))
+    again = idempotent(tool, ledger=behind, ttl=3600).call({"amount": 5}, SESSION)
+    assert again.replay is not None
+    assert [(n.action, "25.0 h in this caller's future" in n.message) for n in again.notices] == [("clock_skew", True)]
+    assert len(tool.effects) == 1
+
+
+def test_a_wall_clock_25_hours_ahead_on_the_same_host_replays_and_reports(tmp_path: Path) -> None:
+    tool = Counter()
+    idempotent(tool, ledger=Ledger(tmp_path / "ledger.sqlite3")).call({"amount": 5}, SESSION)
+    skewed = Ledger(tmp_path / "ledger.sqlite3", clock=lambda: time.time() + 25 * 3600)
+    again = idempotent(tool, ledger=skewed).call({"amount": 5}, SESSION)
+    assert again.replay is not None
+    [notice] = again.notices
+    assert notice.action == "clock_skew"
+    assert "25.0 h ahead of" in notice.message
+    assert len(tool.effects) == 1
+
+
+# -- lease renewal and liveness -----------------------------------------------------------------------------------
+def test_the_lease_is_renewed_while_the_tool_runs(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "ledger.sqlite3")
+
+    class Watching(Counter):
+        renewed = False
+
+        def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+            assert context is not None
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not self.renewed:
+                record = ledger.record(context.extras[DEDUPE_KEY_EXTRA])
+                assert record is not None
+                self.renewed = (record.heartbeat_mono or 0.0) > (record.created_mono or 0.0)
+                time.sleep(0.01)
+            return super().call(args, context)
+
+    tool = Watching()
+    assert idempotent(tool, ledger=ledger, lease=0.15).call({"amount": 5}, SESSION).ok
+    assert tool.renewed
+
+
+def test_a_call_running_in_this_process_past_its_lease_is_not_taken_over(ledger: Ledger, clock: ManualClock) -> None:
+    tool = Blocking()
+    looked_up: list[str] = []
+    wrapped = idempotent(tool, ledger=ledger, lease=30, reconcile=lambda key: looked_up.append(key))
+    results: list[ToolResult] = []
+    first = threading.Thread(target=lambda: results.append(wrapped.call({"amount": 5}, SESSION)))
+    first.start()
+    assert tool.entered.wait(10)
+    clock.advance(3600)  # far past the lease: the holder is still running here, so it is not gone
+    concurrent = wrapped.call({"amount": 5}, SESSION)
+    tool.release.set()
+    first.join(10)
+    assert (concurrent.status, concurrent.retryable) == ("error", True)
+    assert looked_up == []
+    assert wrapped.call({"amount": 5}, SESSION).data == results[0].data
+    assert len(tool.effects) == 1
+
+
+def test_reconcile_pending_leaves_a_live_call_alone(ledger: Ledger) -> None:
+    tool = Blocking()
+    wrapped = idempotent(tool, ledger=ledger)
+    results: list[ToolResult] = []
+    first = threading.Thread(target=lambda: results.append(wrapped.call({"amount": 5}, SESSION)))
+    first.start()
+    assert tool.entered.wait(10)
+    report = reconcile_pending(ledger, "send_invoice", lambda key: None)
+    tool.release.set()
+    first.join(10)
+    assert report.in_flight == (dedupe_key("s-1", "send_invoice", {"amount": 5}),)
+    assert report.released == ()
+    assert results[0].ok
+    assert wrapped.call({"amount": 5}, SESSION).replay is not None
+    assert len(tool.effects) == 1
+
+
+def test_holder_verdicts_tell_live_dead_reused_and_foreign_processes() -> None:
+    me = holders.this_process()
+    assert holders.verdict(me) == "alive"
+    assert holders.Holder.decode(me.encode()) == me
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    gone = holders.Holder(me.boot, me.namespace, int(done.stdout), "1")
+    assert holders.verdict(gone) == "dead"
+    if me.started:
+        reused = holders.Holder(me.boot, me.namespace, os.getpid(), str(int(me.started) - 1))
+        assert holders.verdict(reused) == "dead"
+    assert holders.verdict(holders.Holder(me.boot, "pid:[elsewhere]", os.getpid(), me.started)) == "unknown"
+    assert holders.Holder.decode("not a holder") is None
+
+
+# -- an outcome the ledger cannot record is kept, reported and recorded later --------------------------------------
+class LockingAfterEffect(Counter):
+    """Applies its effect, then has another connection take the ledger's write lock and keep it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self.holder: sqlite3.Connection | None = None
+
+    def call(self, args: Mapping[str, Any], context: ToolContext | None = None) -> ToolResult:
+        result = super().call(args, context)
+        self.holder = sqlite3.connect(self.path, isolation_level=None)
+        self.holder.execute("BEGIN IMMEDIATE")
+        return result
+
+    def unlock(self) -> None:
+        assert self.holder is not None
+        self.holder.execute("ROLLBACK")
+        self.holder.close()
+
+
+@pytest.mark.parametrize("side_folder", ["writable", "blocked"])
+def test_a_receipt_the_locked_ledger_cannot_record_is_kept_and_replayed_later(
+    tmp_path: Path, clock: ManualClock, side_folder: str
+) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    ledger = Ledger(path, clock=clock, busy_timeout=0.1)
+    if side_folder == "blocked":
+        (tmp_path / "ledger.sqlite3.unrecorded").write_text("a file where the side folder would go")
+    tool = LockingAfterEffect(path)
+    wrapped = idempotent(tool, ledger=ledger)
+    first = wrapped.call({"amount": 5}, SESSION)
+    tool.unlock()
+    assert first.ok
+    assert first.data == {"invoice_id": "inv_1"}
+    [notice] = first.notices
+    assert notice.action == "unrecorded"
+    assert "The effect was applied" in notice.message
+    assert ("memory of process" in notice.message) is (side_folder == "blocked")
+    [pending] = ledger.records()
+    assert pending.state == "pending"
+    again = wrapped.call({"amount": 5}, SESSION)
+    assert again.replay is not None
+    assert again.data == first.data
+    assert len(tool.effects) == 1
+    assert [r.state for r in ledger.records()] == ["completed"]
+    assert list((tmp_path / "ledger.sqlite3.unrecorded").glob("*.json")) == []
+
+
+def test_reconcile_pending_applies_a_kept_receipt_without_asking_the_lookup(tmp_path: Path, clock: ManualClock) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    ledger = Ledger(path, clock=clock, busy_timeout=0.1)
+    tool = LockingAfterEffect(path)
+    first = idempotent(tool, ledger=ledger).call({"amount": 5}, SESSION)
+    tool.unlock()
+
+    def lookup(key: str) -> None:
+        raise AssertionError("the kept receipt settles it")
+
+    report = reconcile_pending(ledger, "send_invoice", lookup)
+    assert len(report.completed) == 1
+    [record] = ledger.records()
+    assert (record.state, record.receipt) == ("completed", first.data)
+
+
+def test_a_locked_ledger_is_a_typed_error_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    ledger = Ledger(path, busy_timeout=0.05)
+    tool = Counter()
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as holder:
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(LedgerError, match="stayed locked") as caught:
+            idempotent(tool, ledger=ledger).call({"amount": 5}, SESSION)
+        holder.execute("ROLLBACK")
+    assert caught.value.slug == "ledger_locked"
+    assert isinstance(caught.value, RuntimeConfigError)
+    assert tool.effects == []

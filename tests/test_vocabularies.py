@@ -14,18 +14,14 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Mapping
-from pathlib import Path
 
 import pytest
 from vocabulary_scan import Finding, Scan, package_sources
 
-import toolkit
-from toolkit import _exceptions, _reference
+from toolkit import _exceptions
 from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS, FieldCode, NoticeAction
 from toolkit._exceptions import ERROR_SLUGS, ErrorSlug
 from toolkit._openapi._refusal import SLUGS, RefusalSlug
-
-README = Path(toolkit.__file__).parent.parent / "README.md"
 
 TABLES: Mapping[str, tuple[Mapping[str, object], str]] = {
     "field code": (FIELD_CODES, "toolkit/_codes.py FIELD_CODES"),
@@ -47,11 +43,6 @@ def scan() -> Scan:
 @pytest.fixture(scope="module")
 def findings(scan: Scan) -> list[Finding]:
     return list(scan.findings())
-
-
-def _rows(markdown: str) -> list[str]:
-    """The body rows of the Markdown table in ``markdown``."""
-    return [line for line in markdown.splitlines() if line.startswith("| `")]
 
 
 # -- tables and their aliases ----------------------------------------------------------------------------
@@ -171,45 +162,3 @@ def test_the_scan_finds_a_literal_at_every_kind_of_site() -> None:
         ("refusal slug", "sample_rejection_slug", ""),
         ("refusal slug", "sample_refusal_slug", ""),
     }
-
-
-# -- the README's reference section ----------------------------------------------------------------------
-def test_readme_reference_section_is_the_rendered_tables() -> None:
-    text = README.read_text(encoding="utf-8")
-    assert _reference.section(text) == _reference.reference_markdown(), (
-        f"README.md's '{_reference.HEADING}' section is stale; regenerate it with `.venv/bin/{_reference.COMMAND}`"
-    )
-
-
-def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None:
-    subsections = _reference.reference_markdown().split("\n### ")[1:]
-    rendered = {
-        title.split("\n", 1)[0]: [line.split(" | ")[0].removeprefix("| `").rstrip("`") for line in _rows(title)]
-        for title in subsections
-    }
-    assert rendered == {
-        "Field codes": sorted(FIELD_CODES),
-        "Notice actions": sorted(NOTICE_ACTIONS),
-        "Exception slugs": sorted(ERROR_SLUGS),
-        "Refusal slugs": sorted(SLUGS),
-    }
-    assert f"| `bad_signature` | SignatureError | {ERROR_SLUGS['bad_signature'].meaning} |" in subsections[2]
-
-
-def test_replace_section_swaps_only_the_reference_section() -> None:
-    before = "# Title\n\n## Usage\n\ntext\n\n## Reference\n\nSTALE\n\n## Later\n\nkept\n"
-    after = _reference.replace_section(before)
-    assert after.startswith("# Title\n\n## Usage\n\ntext\n\n## Reference\n")
-    assert after.endswith("\n\n## Later\n\nkept\n")
-    assert "STALE" not in after
-    assert _reference.section(after) == _reference.reference_markdown()
-    assert _reference.replace_section(after) == after
-
-
-def test_replace_section_appends_a_missing_section() -> None:
-    after = _reference.replace_section("# Title\n\ntext\n")
-    assert after == "# Title\n\ntext\n\n" + _reference.reference_markdown()
-
-
-def test_markdown_table_escapes_pipes_in_cells() -> None:
-    assert _reference.markdown_table(("a", "b"), [("x|y", "z")]) == "| a | b |\n|---|---|\n| x\\|y | z |"

@@ -39,7 +39,9 @@ from toolkit._exceptions import (
     ToolkitError,
 )
 from toolkit._tool import Rejection, Tool, Toolset
-from toolkit._version import __version__
+
+__version__ = "0.1.0"
+"""The package version, in one place: the build reads it here, generated modules record it in their header."""
 
 if TYPE_CHECKING:
     from toolkit import _golden as golden

@@ -81,14 +81,27 @@ FIELD_CODES: Mapping[str, str] = {
 }
 """Every ``FieldError.code`` the package writes, with what it tells the model."""
 
-NoticeAction = Literal["clamped", "coerced_enum", "defaulted", "normalised_case", "null_as_absent", "trimmed"]
+NoticeAction = Literal[
+    "clamped",
+    "clock_skew",
+    "coerced_enum",
+    "defaulted",
+    "late_completion",
+    "normalised_case",
+    "null_as_absent",
+    "trimmed",
+    "unrecorded",
+]
 
 NOTICE_ACTIONS: Mapping[str, str] = {
     "clamped": "a read parameter outside its range was set to the nearest bound (`from` the value, `to` the bound)",
+    "clock_skew": "a replay whose original call is dated in this caller's future (a wall clock is off)",
     "coerced_enum": "a string the declaration shows for a non-string enum member was read as that member",
     "defaulted": "an absent optional field (or a null read as absent) took its documented default (`to`)",
+    "late_completion": "the effect was applied after another caller took the claim over; the ledger reports it",
     "normalised_case": "an enum value in another letter case was read as the declared member (case policy)",
     "null_as_absent": "a null for an optional field without a default was read as absent",
     "trimmed": "the result was cut to fit: fields dropped, a list shortened (`to` items), or a byte budget",
+    "unrecorded": "the ledger could not record the outcome in time; it is kept aside for the next identical call",
 }
 """Every ``Notice.action`` the package writes, with what it tells the model."""

@@ -12,6 +12,7 @@ Exceptions are for the programmer only, and every one of them comes from this sm
     ├── GoldenError                 golden files cannot be read or written
     ├── CodegenError                a toolset cannot be turned into modules
     └── RuntimeConfigError          the runtime is misconfigured (missing credentials, ledger path, ...)
+        └── LedgerError             the ledger file cannot be used (locked, corrupt, foreign, read-only, ...)
 
 Every error carries a stable ``slug`` (tests and tools match on it, never on the message) and a message
 that says how to fix the problem. :data:`ERROR_SLUGS` is the one table of slugs: which class raises each and
@@ -31,6 +32,7 @@ __all__ = [
     "CodegenError",
     "ErrorSlug",
     "GoldenError",
+    "LedgerError",
     "NamingError",
     "RuntimeConfigError",
     "SchemaError",
@@ -79,6 +81,13 @@ ErrorSlug = Literal[
     "golden_name",
     "golden_write",
     "lambda_needs_name",
+    "ledger_corrupt",
+    "ledger_error",
+    "ledger_locked",
+    "ledger_path",
+    "ledger_read_only",
+    "ledger_schema",
+    "ledger_unavailable",
     "left_recursive_ref",
     "missing_annotation",
     "missing_credential",
@@ -181,6 +190,18 @@ class RuntimeConfigError(ToolkitError, RuntimeError):
     slug: ErrorSlug = "runtime_config"
 
 
+class LedgerError(RuntimeConfigError):
+    """The idempotency ledger's file cannot be used; the slug says why (``ledger_locked``, ``ledger_corrupt``,
+    ``ledger_schema``, ``ledger_path``, ``ledger_read_only``, ``ledger_unavailable``) and the message names the
+    file and what to do. Only a lock is worth retrying (``retryable``, which the executor reads)."""
+
+    slug: ErrorSlug = "ledger_error"
+
+    @property
+    def retryable(self) -> bool:
+        return self.slug == "ledger_locked"
+
+
 class Slug(NamedTuple):
     """One entry of :data:`ERROR_SLUGS`: the classes that raise the slug and what it means."""
 
@@ -278,5 +299,17 @@ ERROR_SLUGS: Mapping[ErrorSlug, Slug] = {
     "duplicate_batch_id": Slug(_RUNTIME, "two batch items share an id, so the model could not quote them back"),
     "missing_credential": Slug(_RUNTIME, "a credential's environment variable is unset or empty"),
     "no_ledger_connection": Slug(_RUNTIME, "a transaction-mode idempotent tool ran without the ledger's connection"),
+    # LedgerError: the idempotency ledger's file cannot be used
+    "ledger_error": Slug((LedgerError,), "LedgerError's default: the ledger file cannot be used"),
+    "ledger_corrupt": Slug((LedgerError,), "the ledger file is not an SQLite database, or is damaged or truncated"),
+    "ledger_locked": Slug(
+        (LedgerError,), "another process holds the ledger locked longer than `busy_timeout` (retryable)"
+    ),
+    "ledger_path": Slug(
+        (LedgerError,), "the ledger path is a folder, or a file stands where a parent folder should be"
+    ),
+    "ledger_read_only": Slug((LedgerError,), "the ledger file or its folder is read-only"),
+    "ledger_schema": Slug((LedgerError,), "the file holds an `idempotency` table of another shape (left untouched)"),
+    "ledger_unavailable": Slug((LedgerError,), "the ledger file cannot be opened for another reason the message names"),
 }
 """Every exception slug: the classes that raise it and a one-line meaning (grouped by class)."""

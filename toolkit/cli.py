@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from toolkit._commands import demo, diff, fixtures, generate, golden, lower
+from toolkit import __version__
+from toolkit._commands import demo, diff, fixtures, generate, golden, lower, reference
 from toolkit._exceptions import ToolkitError
-from toolkit._version import __version__
 
 __all__ = ["COMMANDS", "EXIT_CODES", "build_parser", "main"]
 
@@ -25,6 +25,7 @@ COMMANDS: dict[str, ModuleType] = {
     "diff": diff,
     "generate": generate,
     "demo": demo,
+    "reference": reference,
 }
 
 EXIT_CODES = """exit codes:

@@ -21,12 +21,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolkit import __version__
 from toolkit._canonical import pretty
 from toolkit._codegen._files import GENERATED_MARK, load_trim, stale_files, write_package
 from toolkit._contract import SecurityScheme
 from toolkit._exceptions import CodegenError
 from toolkit._tool import Tool, Toolset
-from toolkit._version import __version__
 from toolkit.runtime.trim import Trim
 
 __all__ = ["GENERATED_MARK", "generate", "load_trim", "module_name", "stale_files", "write_package"]

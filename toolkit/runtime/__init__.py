@@ -18,6 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from toolkit._exceptions import LedgerError
     from toolkit.runtime.batch import ItemFailure, default_retryable, run_batch
     from toolkit.runtime.executor import Decision, Executor, Governance, ProgressEvent, require_confirmation
     from toolkit.runtime.idempotency import (
@@ -55,6 +56,7 @@ __all__ = [  # noqa: RUF022 - plain sorted(), the order a test pins
     "Idempotent",
     "ItemFailure",
     "Ledger",
+    "LedgerError",
     "LedgerRecord",
     "ManualClock",
     "Metrics",
@@ -94,6 +96,7 @@ _LAZY: dict[str, str] = {
     "Idempotent": "toolkit.runtime.idempotency",
     "ItemFailure": "toolkit.runtime.batch",
     "Ledger": "toolkit.runtime.ledger",
+    "LedgerError": "toolkit._exceptions",
     "LedgerRecord": "toolkit.runtime.ledger",
     "ManualClock": "toolkit.runtime.ledger",
     "Metrics": "toolkit.runtime.metrics",

@@ -1,11 +1,24 @@
 """The idempotency ledger: a real SQLite file that remembers which write calls already happened.
 
-One file holds two tables: ``idempotency`` (one row per dedupe key: ``pending`` while an external effect is
-in flight, ``completed`` with the receipt afterwards) and ``reservations`` (holds that lapse by expiry, see
-:mod:`toolkit.runtime.saga`). The file is opened in WAL mode with a ``busy_timeout``, so several processes
-can share it: writers queue on ``BEGIN IMMEDIATE`` instead of failing.
+One file holds three tables: ``idempotency`` (one row per dedupe key: ``pending`` while an external effect is
+in flight, ``completed`` with the receipt afterwards), ``late_completions`` (receipts of holders whose claim
+was taken over before they finished, kept for :func:`~toolkit.runtime.reconcile_pending` to report) and
+``reservations`` (holds that lapse by expiry, see :mod:`toolkit.runtime.saga`). The file is opened in WAL mode
+with a ``busy_timeout``, so several processes can share it: writers queue on ``BEGIN IMMEDIATE`` instead of
+failing. A file the ledger cannot use (locked past ``busy_timeout``, corrupt or truncated, someone else's
+``idempotency`` table, a folder, read-only, under a file) raises :class:`~toolkit.runtime.LedgerError` with a
+slug, the file's name and what to do; nothing is called before the ledger has answered.
 
-Time comes from an injectable clock (epoch seconds), so TTL expiry and replay timestamps are testable and a
+Clocks. All processes sharing a ledger run on **one host** (one kernel): SQLite's WAL mode needs shared memory,
+so a ledger on a network file system is not supported. The ledger measures how old a record or a lease is on
+that host's boot clock (``CLOCK_BOOTTIME``, read by every process alike and moved neither by NTP steps nor by a
+process whose wall clock is wrong; see :mod:`toolkit.runtime.holders`), stored beside the wall-clock time. The
+wall clock (``clock``) dates records (``replay.original_at``) and measures ages only across a reboot, where a
+record dated in the caller's future counts as unexpired. Either way, when the caller's wall clock disagrees
+with a record's by more than :data:`CLOCK_TOLERANCE` the replay carries a ``clock_skew`` notice.
+
+Time comes from an injectable clock (epoch seconds). A clock with a ``monotonic()`` method, like
+:class:`ManualClock`, also replaces the boot clock, so TTL expiry and replay timestamps are testable and a
 notebook can show stable output::
 
     clock = ManualClock(1_700_000_000)
@@ -15,22 +28,51 @@ notebook can show stable output::
 
 from __future__ import annotations
 
-import json
+import errno
 import os
 import sqlite3
 import threading
 import time
+import uuid
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from toolkit._exceptions import RuntimeConfigError
+from toolkit._exceptions import LedgerError, RuntimeConfigError
+from toolkit.runtime import holders
+from toolkit.runtime.notes import Note, Notes
+from toolkit.runtime.records import (
+    COLUMNS,
+    ORPHANED,
+    Instant,
+    LateCompletion,
+    LedgerRecord,
+    RecordState,
+    decode_receipt,
+    encode_receipt,
+    iso_time,
+    load_record,
+    to_record,
+)
 
-__all__ = ["DEFAULT_LEDGER_PATH", "Clock", "Ledger", "LedgerRecord", "ManualClock", "Sweep", "iso_time"]
+__all__ = [
+    "CLOCK_TOLERANCE",
+    "DEFAULT_LEDGER_PATH",
+    "ORPHANED",
+    "Clock",
+    "Instant",
+    "LateCompletion",
+    "Ledger",
+    "LedgerRecord",
+    "ManualClock",
+    "Sweep",
+    "encode_receipt",
+    "iso_time",
+    "load_record",
+]
 
 DEFAULT_LEDGER_PATH = Path(".toolkit") / "ledger.sqlite3"
 """Where :class:`Ledger` keeps its file when no path is given, relative to the working folder."""
@@ -38,9 +80,11 @@ DEFAULT_LEDGER_PATH = Path(".toolkit") / "ledger.sqlite3"
 Clock = Callable[[], float]
 """Returns the current time in epoch seconds (``time.time`` by default)."""
 
-RecordState = Literal["pending", "completed"]
+CLOCK_TOLERANCE = 5.0
+"""Seconds by which wall clocks may disagree before a replay reports ``clock_skew``."""
 
-_SCHEMA = """
+_TABLES: dict[str, str] = {
+    "idempotency": """
 CREATE TABLE IF NOT EXISTS idempotency (
     key TEXT PRIMARY KEY,
     session_id TEXT NOT NULL,
@@ -50,9 +94,26 @@ CREATE TABLE IF NOT EXISTS idempotency (
     receipt TEXT,
     created_at REAL NOT NULL,
     completed_at REAL,
-    expires_at REAL NOT NULL
+    expires_at REAL NOT NULL,
+    holder TEXT,
+    lease REAL,
+    timeline TEXT,
+    created_mono REAL,
+    heartbeat_at REAL,
+    heartbeat_mono REAL
 );
-CREATE INDEX IF NOT EXISTS idempotency_tool_state ON idempotency (tool, state);
+CREATE INDEX IF NOT EXISTS idempotency_tool_state ON idempotency (tool, state);""",
+    "late_completions": """
+CREATE TABLE IF NOT EXISTS late_completions (
+    key TEXT NOT NULL,
+    token TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    receipt TEXT,
+    completed_at REAL NOT NULL,
+    PRIMARY KEY (key, token)
+);""",
+    "reservations": """
 CREATE TABLE IF NOT EXISTS reservations (
     id TEXT PRIMARY KEY,
     resource TEXT NOT NULL,
@@ -62,65 +123,39 @@ CREATE TABLE IF NOT EXISTS reservations (
     expires_at REAL NOT NULL,
     settled_at REAL
 );
-CREATE INDEX IF NOT EXISTS reservations_resource ON reservations (resource, state);
-"""
-
-
-def iso_time(epoch: float) -> str:
-    """Epoch seconds as an ISO 8601 UTC timestamp with second precision (what ``replay.original_at`` holds)."""
-    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
+CREATE INDEX IF NOT EXISTS reservations_resource ON reservations (resource, state);""",
+}
+# Columns a table must have to be the ledger's own (the first release's); later columns are added in place.
+_REQUIRED = {
+    "idempotency": set(COLUMNS.split(", ")[:9]),
+    "late_completions": {"key", "token", "session_id", "tool", "receipt", "completed_at"},
+    "reservations": {"id", "resource", "holder", "state", "created_at", "expires_at", "settled_at"},
+}
+_ADDED = {"holder": "TEXT", "lease": "REAL", "timeline": "TEXT", "created_mono": "REAL"}
+_ADDED |= {"heartbeat_at": "REAL", "heartbeat_mono": "REAL"}
 
 
 class ManualClock:
-    """A clock that only moves when told to: for tests and notebooks that need stable timestamps."""
+    """A clock that only moves when told to: for tests and notebooks that need stable timestamps. It is its own
+    timeline too (``monotonic()``), so ages and TTLs follow :meth:`advance`."""
 
     def __init__(self, start: float = 1_767_225_600.0) -> None:  # 2026-01-01T00:00:00+00:00
         self._now = float(start)
         self._lock = threading.Lock()
+        self.timeline = f"manual-{uuid.uuid4().hex[:12]}"
 
     def __call__(self) -> float:
         with self._lock:
             return self._now
+
+    def monotonic(self) -> float:
+        return self()
 
     def advance(self, seconds: float) -> float:
         """Move the clock forward and return the new time."""
         with self._lock:
             self._now += seconds
             return self._now
-
-
-@dataclass(frozen=True, slots=True)
-class LedgerRecord:
-    """One dedupe record as stored: who, which tool, where it stands, and the receipt once completed."""
-
-    key: str
-    session_id: str
-    tool: str
-    state: RecordState
-    token: str
-    receipt: Any
-    created_at: float
-    completed_at: float | None
-    expires_at: float
-
-    def expired(self, now: float) -> bool:
-        return self.expires_at <= now
-
-    @property
-    def orphaned(self) -> bool:
-        """A pending claim whose caller gave up (exception or timeout): the effect's outcome is unknown."""
-        return self.state == "pending" and self.token == ORPHANED
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "session_id": self.session_id,
-            "tool": self.tool,
-            "state": self.state,
-            "receipt": self.receipt,
-            "created_at": iso_time(self.created_at),
-            "expires_at": iso_time(self.expires_at),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +171,8 @@ class Ledger:
     connection, so a ledger object is safe to hand to worker threads.
 
     ``path`` defaults to ``.toolkit/ledger.sqlite3`` under the current working folder; its parent folder is
-    created. ``clock`` returns epoch seconds. ``busy_timeout`` is how long a writer waits for the lock.
+    created. ``clock`` returns epoch seconds. ``busy_timeout`` is how long a writer waits for the lock (and how
+    long a completion keeps retrying before its receipt goes to a side file, see :meth:`keep_note`).
     ``synchronous`` is SQLite's durability setting: ``"NORMAL"`` (WAL default) survives a crashed or killed
     process; ``"FULL"`` also survives power loss, at one fsync per commit (about 5 ms on a virtual disk).
     """
@@ -151,17 +187,33 @@ class Ledger:
     ) -> None:
         if synchronous not in ("NORMAL", "FULL"):
             raise RuntimeConfigError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
+        if not busy_timeout >= 0:
+            raise RuntimeConfigError(f"busy_timeout must be seconds >= 0, got {busy_timeout!r}")
         self.synchronous = synchronous
         self.path = Path(path) if path is not None else Path.cwd() / DEFAULT_LEDGER_PATH
         self.clock = clock
         self.busy_timeout = busy_timeout
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._create_schema()
-        # Held open for the ledger's lifetime: when the *last* connection to a WAL database closes, SQLite
-        # checkpoints and deletes the WAL file, which would make every short-lived connection pay an fsync.
-        self._anchor: sqlite3.Connection | None = sqlite3.connect(self.path, check_same_thread=False)
-        self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # really opens the file
-        weakref.finalize(self, self._anchor.close)
+        monotonic = getattr(clock, "monotonic", None)
+        self._mono: Callable[[], float] = monotonic if callable(monotonic) else holders.boot_seconds
+        self._timeline = str(getattr(clock, "timeline", "")) if callable(monotonic) else holders.TIMELINE
+        self.notes = Notes(self.path)
+        self._anchor: sqlite3.Connection | None = None
+        try:
+            if self.path.is_dir():
+                raise IsADirectoryError(21, "Is a directory", str(self.path))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists():  # SQLite would fall back to reading only, and fail at the first write
+                os.close(os.open(self.path, os.O_RDWR))
+        except OSError as error:
+            raise location_error(self.path, error) from error
+        with self.guarded():
+            self._create_schema()
+            # Held open for the ledger's lifetime: when the *last* connection to a WAL database closes, SQLite
+            # checkpoints and deletes the WAL file, which would make every short-lived connection pay an fsync.
+            anchor = sqlite3.connect(self.path, check_same_thread=False)
+            anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # really opens the file
+        self._anchor = anchor
+        weakref.finalize(self, anchor.close)
 
     def __repr__(self) -> str:
         return f"Ledger({str(self.path)!r})"
@@ -181,26 +233,48 @@ class Ledger:
     def now(self) -> float:
         return float(self.clock())
 
+    def instant(self) -> Instant:
+        """The wall clock and the timeline, read together."""
+        return Instant(wall=self.now(), timeline=self._timeline, mono=float(self._mono()))
+
     # -- connections ---------------------------------------------------------------------------------
-    def connect(self) -> sqlite3.Connection:
+    @contextmanager
+    def guarded(self) -> Iterator[None]:
+        """Turn SQLite's errors inside the block into :class:`LedgerError` naming this file."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise ledger_error(self.path, error, self.busy_timeout) from error
+
+    def connect(self, *, timeout: float | None = None) -> sqlite3.Connection:
         """A new connection in autocommit mode (transactions are explicit) with the busy timeout set."""
-        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
-        conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+        seconds = self.busy_timeout if timeout is None else timeout
+        with self.guarded():
+            conn = sqlite3.connect(self.path, timeout=seconds, isolation_level=None)
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+                conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            except BaseException:
+                conn.close()
+                raise
         return conn
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an exception): one writer at a time, across processes."""
-        conn = self.connect()
+    def transaction(self, *, timeout: float | None = None) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an exception): one writer at a time, across processes.
+        Failing to begin or to commit raises :class:`LedgerError`; errors inside the block pass through."""
+        conn = self.connect(timeout=timeout)
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            with self.guarded():
+                conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
             except BaseException:
-                conn.execute("ROLLBACK")
+                with suppress(sqlite3.Error):  # a failed rollback must not hide why it was needed
+                    conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
+            with self.guarded():
+                conn.execute("COMMIT")
         finally:
             conn.close()
 
@@ -209,72 +283,147 @@ class Ledger:
         try:
             if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 conn.execute("PRAGMA journal_mode = WAL")
-            conn.executescript(_SCHEMA)
+            if self._schema_work(conn):
+                conn.execute("BEGIN IMMEDIATE")  # re-read under the lock: another process may have done it
+                for statement in self._schema_work(conn):
+                    conn.execute(statement)
+                conn.execute("COMMIT")
         finally:
             conn.close()
+
+    def _schema_work(self, conn: sqlite3.Connection) -> list[str]:
+        """The statements that would make this file a current ledger (none when it is one already)."""
+        work: list[str] = []
+        for table, create in _TABLES.items():
+            present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            if not present:
+                work += [statement.strip() for statement in create.split(";") if statement.strip()]
+            elif not _REQUIRED[table] <= present:
+                raise LedgerError(
+                    f"{self.path} has a table {table!r} that the ledger did not make (it lacks "
+                    f"{', '.join(sorted(_REQUIRED[table] - present))}); give Ledger a file of its own, "
+                    "e.g. .toolkit/ledger.sqlite3, or move that file away",
+                    slug="ledger_schema",
+                )
+            elif table == "idempotency":
+                work += [f"ALTER TABLE idempotency ADD COLUMN {c} {t}" for c, t in _ADDED.items() if c not in present]
+        return work
 
     # -- dedupe records ------------------------------------------------------------------------------
     def record(self, key: str) -> LedgerRecord | None:
         """The record stored under ``key`` (expired or not), or ``None``."""
         conn = self.connect()
         try:
-            return load_record(conn, key)
+            with self.guarded():
+                return load_record(conn, key)
         finally:
             conn.close()
 
     def records(self, *, tool: str | None = None, state: RecordState | None = None) -> list[LedgerRecord]:
         """All records, oldest first, optionally only one tool's or one state's."""
-        query, params = f"SELECT {_COLUMNS} FROM idempotency WHERE 1=1", list[str]()
+        query, params = f"SELECT {COLUMNS} FROM idempotency WHERE 1=1", list[str]()
         if tool is not None:
             query, params = query + " AND tool = ?", [*params, tool]
         if state is not None:
             query, params = query + " AND state = ?", [*params, state]
         conn = self.connect()
         try:
-            rows = conn.execute(query + " ORDER BY created_at, key", params).fetchall()
+            with self.guarded():
+                rows = conn.execute(query + " ORDER BY created_at, key", params).fetchall()
         finally:
             conn.close()
-        return [_to_record(row) for row in rows]
+        return [to_record(row) for row in rows]
 
     def sweep(self) -> Sweep:
-        """Delete expired dedupe records and mark expired, unconfirmed reservations as lapsed."""
-        now = self.now()
-        with self.transaction() as conn:
-            expired = conn.execute("DELETE FROM idempotency WHERE expires_at <= ?", (now,)).rowcount
+        """Delete expired *completed* records and mark expired, unconfirmed reservations as lapsed. Pending
+        claims are never swept: their outcome is unknown until a reconcile settles them."""
+        at = self.instant()
+        with self.transaction() as conn, self.guarded():
+            expired = conn.execute(
+                "DELETE FROM idempotency WHERE state = 'completed' AND ("
+                " (timeline = ? AND created_mono IS NOT NULL AND ? - created_mono >= expires_at - created_at)"
+                " OR ((timeline IS NOT ? OR created_mono IS NULL) AND expires_at <= ?))",
+                (at.timeline or None, at.mono, at.timeline or None, at.wall),  # "": no timeline to share
+            ).rowcount
             lapsed = conn.execute(
                 "UPDATE reservations SET state = 'lapsed', settled_at = ? WHERE state = 'held' AND expires_at <= ?",
-                (now, now),
+                (at.wall, at.wall),
             ).rowcount
         return Sweep(expired_records=expired, lapsed_reservations=lapsed)
 
+    # -- what a holder could not record --------------------------------------------------------------
+    def keep_note(self, note: Note) -> str:
+        """Keep what a holder could not write into the ledger (a receipt, or "not applied", or "unknown") in a
+        side file next to it, ``<ledger>.unrecorded/``, or in this process's memory when that folder cannot
+        be written either; returns where. The next call that meets the claim applies the note."""
+        return self.notes.keep(note)
 
-ORPHANED = "orphaned"
-"""The ``token`` of a pending claim whose caller saw an exception or a timeout instead of an answer."""
+    def late_completions(self, tool: str | None = None) -> list[LateCompletion]:
+        """Receipts of holders that finished after their claim had been taken over, oldest first."""
+        query = "SELECT key, token, session_id, tool, receipt, completed_at FROM late_completions"
+        query += " WHERE tool = ?" if tool is not None else ""
+        conn = self.connect()
+        try:
+            with self.guarded():
+                rows = conn.execute(query + " ORDER BY completed_at, key", (tool,) if tool else ()).fetchall()
+        finally:
+            conn.close()
+        return [LateCompletion(k, t, s, n, decode_receipt(r), at) for k, t, s, n, r, at in rows]
 
-_COLUMNS = "key, session_id, tool, state, token, receipt, created_at, completed_at, expires_at"
+
+# -- what went wrong with the file -------------------------------------------------------------------
+def location_error(path: Path, error: OSError) -> LedgerError:
+    """The ledger's path or its folder cannot hold a file."""
+    if isinstance(error, IsADirectoryError) or path.is_dir():
+        return LedgerError(
+            f"the ledger path {path} is a folder; give Ledger a file path such as {path / 'ledger.sqlite3'}",
+            slug="ledger_path",
+        )
+    blocker = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+    if isinstance(error, FileExistsError | NotADirectoryError) and blocker is not None and blocker != path:
+        return LedgerError(
+            f"the ledger {path} cannot be created: {blocker} is a file, not a folder; move that file away or "
+            "give Ledger a path in a folder",
+            slug="ledger_path",
+        )
+    if isinstance(error, PermissionError) or error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return _read_only(path)
+    return LedgerError(f"the ledger {path} cannot be opened ({error}); check the path", slug="ledger_unavailable")
 
 
-def _to_record(row: tuple[Any, ...]) -> LedgerRecord:
-    key, session_id, tool, state, token, receipt, created_at, completed_at, expires_at = row
-    return LedgerRecord(
-        key=key,
-        session_id=session_id,
-        tool=tool,
-        state=state,
-        token=token,
-        receipt=None if receipt is None else json.loads(receipt),
-        created_at=created_at,
-        completed_at=completed_at,
-        expires_at=expires_at,
+def _read_only(path: Path) -> LedgerError:
+    return LedgerError(
+        f"the ledger {path} cannot be written (a read-only file, folder or file system; SQLite also needs to "
+        f"create {path.name}-wal and {path.name}-shm beside it); make it writable or give Ledger a path in a "
+        "writable folder",
+        slug="ledger_read_only",
     )
 
 
-def load_record(conn: sqlite3.Connection, key: str) -> LedgerRecord | None:
-    """Read one record through an open connection (inside the caller's transaction)."""
-    row = conn.execute(f"SELECT {_COLUMNS} FROM idempotency WHERE key = ?", (key,)).fetchone()
-    return None if row is None else _to_record(row)
-
-
-def encode_receipt(receipt: Any) -> str:
-    """Receipts are stored as JSON; values JSON cannot hold (dates, decimals) are stored as strings."""
-    return json.dumps(receipt, sort_keys=True, ensure_ascii=False, default=str)
+def ledger_error(path: Path, error: sqlite3.Error, busy_timeout: float) -> LedgerError:
+    """SQLite's error, said with the file's name and what to do."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        return LedgerError(
+            f"the ledger {path} stayed locked by another connection for more than busy_timeout={busy_timeout:g} s; "
+            "find the process holding it (a long transaction, a database browser), or raise busy_timeout",
+            slug="ledger_locked",
+        )
+    if "readonly" in text or "read-only" in text:
+        return _read_only(path)
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return LedgerError(
+            f"the ledger {path} is not a readable SQLite database (corrupted or truncated: {error}); move it "
+            "aside and let Ledger create a new file (the records in it are lost to the wrapper: reconcile their "
+            "tools' effects with the external systems), or restore it from a backup",
+            slug="ledger_corrupt",
+        )
+    if "unable to open" in text:
+        folder = path.parent
+        if path.is_dir():
+            return location_error(path, IsADirectoryError(21, "Is a directory", str(path)))
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            return _read_only(path)
+    return LedgerError(
+        f"the ledger {path} cannot be used: {error}; check the file and its folder", slug="ledger_unavailable"
+    )

@@ -1,7 +1,7 @@
-"""The README's reference section, rendered from the vocabulary tables (never written by hand).
+"""``toolkit reference``: the stable vocabularies (field codes, notice actions, exception and refusal slugs).
 
-    python -m toolkit._reference                    # print the section
-    python -m toolkit._reference --write README.md  # replace the section in README.md
+    toolkit reference                      # print the tables as Markdown
+    toolkit reference --write README.md    # replace the README's reference section (never written by hand)
 
 The tables live where their vocabularies are defined: field codes and notice actions in ``toolkit._codes``,
 exception slugs in ``toolkit._exceptions``, refusal slugs in ``toolkit._openapi._refusal``.
@@ -10,18 +10,30 @@ exception slugs in ``toolkit._exceptions``, refusal slugs in ``toolkit._openapi.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._exceptions import ERROR_SLUGS
 from toolkit._openapi._refusal import SLUGS
 
-__all__ = ["COMMAND", "HEADING", "main", "markdown_table", "reference_markdown", "replace_section", "section"]
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = [
+    "COMMAND",
+    "HEADING",
+    "add_parser",
+    "markdown_table",
+    "reference_markdown",
+    "replace_section",
+    "run",
+    "section",
+]
 
 HEADING = "## Reference"
-COMMAND = "python -m toolkit._reference --write README.md"
+COMMAND = "toolkit reference --write README.md"
 """The command that regenerates the README's section (tests name it when the section is stale)."""
 
 _INTRO = (
@@ -93,20 +105,24 @@ def replace_section(text: str) -> str:
     return text[:start] + fresh + ("\n" if end < len(text) else "") + text[end:]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m toolkit._reference", description="the README reference section")
-    parser.add_argument("--write", metavar="README", help="replace the reference section of this Markdown file")
-    args = parser.parse_args(argv)
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "reference",
+        help="print the field codes, notice actions and slugs with their meanings",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--write", metavar="FILE", help="replace the reference section of this Markdown file")
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
     if args.write is None:
-        sys.stdout.write(reference_markdown())
+        console.file.write(reference_markdown())
         return 0
     path = Path(args.write)
     text = path.read_text(encoding="utf-8")
     updated = replace_section(text)
     if updated != text:
         path.write_text(updated, encoding="utf-8")
+    console.print(f"{path}: reference section {'rewritten' if updated != text else 'already current'}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
