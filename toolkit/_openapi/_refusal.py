@@ -6,6 +6,8 @@ It never leaves the package: :func:`toolkit.from_openapi` catches it per operati
 
 from __future__ import annotations
 
+from toolkit._refs import REF_SLUGS
+
 __all__ = ["SLUGS", "Refusal"]
 
 SLUGS: dict[str, str] = {
@@ -24,9 +26,7 @@ SLUGS: dict[str, str] = {
     "bad_parameter": "a parameter object is malformed",
     "bad_request_body": "the request body object is malformed",
     "bad_responses": "the responses object (or one response) is malformed",
-    "dangling_ref": "a local $ref points nowhere",
-    "remote_ref": "a $ref points at another file or URL (never fetched)",
-    "circular_ref": "a $ref cycle with no object or array in between (it can never be satisfied)",
+    **REF_SLUGS,  # a $ref that cannot be read: the slugs every stage uses
     "unsupported_schema": "a schema uses a construct that cannot be read",
     "schema_too_deep": "a schema nests deeper than the limit",
     "schema_too_large": "an operation needs more shared schemas than the limit",
