@@ -211,6 +211,16 @@ def test_remote_ref_is_refused_not_followed() -> None:
     assert caught.value.slug == "remote_ref"
 
 
+def test_every_member_of_a_union_of_references_is_read() -> None:
+    """Each member below is a fresh merged node (its own description beside the ``$ref``); none may be
+    mistaken for one already seen when a freed node's id is reused."""
+    defs = {f"D{i}": {"type": "object", "properties": {f"field{i}": {"type": "string"}}} for i in range(8)}
+    members = [{"$ref": f"#/$defs/D{i}", "description": f"shape {i}"} for i in range(8)]
+    tool = tool_of({"choice": described({"anyOf": members})}, **{"$defs": defs})
+    missing = {path for slug, path in found(tool) if slug == "missing_parameter_description"}
+    assert missing == {f"choice.field{i}" for i in range(8)}
+
+
 def test_lints_are_deterministic_and_ordered_by_catalogue() -> None:
     tool = tool_of({"amount": {"type": "number"}, "due_date": {"type": "string"}}, description="")
     first, second = lint(tool), lint(tool)
