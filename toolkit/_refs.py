@@ -8,10 +8,10 @@ What a ``$ref`` may be (the whole document is one resource; ``$id`` inside it ch
 
 * ``#`` -- the document's root;
 * ``#`` + a JSON pointer (RFC 6901) written as a URI fragment (RFC 3986): the fragment is percent-decoded
-  first (``%20`` is a space, ``%25`` a percent sign, ``%2F`` a slash *between* tokens), then split on ``/``,
-  then ``~1`` becomes ``/`` and ``~0`` becomes ``~`` in each token. ``#/$defs/...``, ``#/definitions/...``,
-  ``#/components/schemas/...`` and any other pointer into the document (``#/properties/a/items/0``) are all
-  just pointers. A list index is ``0`` or a number without leading zeros.
+  first (``%20`` is a space, ``%25`` a percent sign, ``%2F`` a slash that separates tokens like any other),
+  then split on ``/``, then ``~1`` becomes ``/`` and ``~0`` becomes ``~`` in each token. ``#/$defs/...``,
+  ``#/definitions/...``, ``#/components/schemas/...`` and any other pointer into the document
+  (``#/properties/a/items/0``) are all just pointers. A list index is ``0`` or a number without leading zeros.
 
 The slugs, one per way a reference can fail:
 
@@ -132,12 +132,17 @@ def _refused(ref: Any, where: str | None, slug: str, problem: str) -> SchemaErro
     return SchemaError(f"$ref {ref!r}{at} {problem}", slug=slug)
 
 
-def _locate(root: Any, ref: Any, where: str | None) -> tuple[str, Any]:
+def _read(ref: Any, where: str | None) -> _Parsed:
     if ref.__class__ is not str:
         raise _refused(ref, where, BAD_REF, f"is a {type(ref).__name__}; use a string like '#/$defs/Name'")
     parsed = _parse(ref)
     if parsed.slug:
         raise _refused(ref, where, parsed.slug, parsed.problem)
+    return parsed
+
+
+def _locate(root: Any, ref: Any, where: str | None) -> tuple[str, Any]:
+    parsed = _read(ref, where)
     node = root
     for depth, token in enumerate(parsed.tokens):
         if node.__class__ is dict or isinstance(node, Mapping):
@@ -157,12 +162,7 @@ def tokens(ref: Any) -> tuple[str, ...]:
 
     Raises :class:`~toolkit.SchemaError` with the reader's slug for a reference that is not a local pointer.
     """
-    if ref.__class__ is not str:
-        raise _refused(ref, None, BAD_REF, f"is a {type(ref).__name__}; use a string like '#/$defs/Name'")
-    parsed = _parse(ref)
-    if parsed.slug:
-        raise _refused(ref, None, parsed.slug, parsed.problem)
-    return parsed.tokens
+    return _read(ref, None).tokens
 
 
 class Refs:
