@@ -240,9 +240,6 @@ OPEN: tuple[Known, ...] = (
           "at U+2028, U+2029 and \\r", _prop({"pattern": r"^\s$"}), {"a": "\u3000"},
           lambda f: bool(_patterns(f)) and all(_python_reads(p) for p in _patterns(f))
           and not _key_declared_and_matched(f) and is_json(f.instance)),
-    Known("ref-percent-encoding", "open", "a $ref is a URI: %25, %20 and UTF-8 escapes decode before the pointer "
-          "is read", {**_prop({"$ref": "#/$defs/a%20b"}), "$defs": {"a b": {}}}, {"a": 1},
-          lambda f: f.toolkit.verdict == "refused" and any("%" in r for r in _refs(f))),
     Known("anchor-ref-refused", "open", "a $ref to a plain-name fragment (#name) resolves to the $anchor or "
           "$dynamicAnchor of that name", {**_prop({"$ref": "#t"}), "$defs": {"T": {"$anchor": "t"}}}, {"a": 1},
           lambda f: f.toolkit.verdict == "refused" and any(re.match(r"#[^/]", r) for r in _refs(f))),

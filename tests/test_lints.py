@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from toolkit import Tool, ToolContract
+from toolkit import SchemaError, Tool, ToolContract
 from toolkit._lints import CATALOGUE, lint
 
 
@@ -197,14 +197,28 @@ def test_recursive_schema_terminates_and_is_flagged() -> None:
     assert ("deep_nesting", "root.children.children") in found(tool)
 
 
-def test_ref_cycle_without_properties_terminates() -> None:
+def test_ref_cycle_without_properties_is_refused_as_everywhere_else() -> None:
     tool = tool_of({"loop": described({"$ref": "#/$defs/A"})}, **{"$defs": {"A": {"$ref": "#/$defs/A"}}})
-    assert isinstance(lint(tool), tuple)
+    with pytest.raises(SchemaError) as caught:
+        lint(tool)
+    assert caught.value.slug == "left_recursive_ref"
 
 
-def test_remote_ref_is_not_followed() -> None:
+def test_remote_ref_is_refused_not_followed() -> None:
     tool = tool_of({"x": described({"$ref": "https://example.com/schema.json"})})
-    assert ("untyped_value", "x") in found(tool)
+    with pytest.raises(SchemaError) as caught:
+        lint(tool)
+    assert caught.value.slug == "remote_ref"
+
+
+def test_every_member_of_a_union_of_references_is_read() -> None:
+    """Each member below is a fresh merged node (its own description beside the ``$ref``); none may be
+    mistaken for one already seen when a freed node's id is reused."""
+    defs = {f"D{i}": {"type": "object", "properties": {f"field{i}": {"type": "string"}}} for i in range(8)}
+    members = [{"$ref": f"#/$defs/D{i}", "description": f"shape {i}"} for i in range(8)]
+    tool = tool_of({"choice": described({"anyOf": members})}, **{"$defs": defs})
+    missing = {path for slug, path in found(tool) if slug == "missing_parameter_description"}
+    assert missing == {f"choice.field{i}" for i in range(8)}
 
 
 def test_lints_are_deterministic_and_ordered_by_catalogue() -> None:

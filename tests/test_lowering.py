@@ -188,7 +188,7 @@ BAD_INPUTS = [
     ("ref-to-anchor", {"$ref": "#node"}, "unresolved_ref"),
     ("ref-remote-url", {"$ref": "https://example.com/schema.json"}, "remote_ref"),
     ("ref-relative-file", {"$ref": "other.json#/$defs/A"}, "remote_ref"),
-    ("ref-not-a-string", {"$ref": 7}, "bad_keyword"),
+    ("ref-not-a-string", {"$ref": 7}, "bad_ref"),
     ("type-unknown", {"type": "str"}, "bad_keyword"),
     ("type-empty-list", {"type": []}, "bad_keyword"),
     ("type-unhashable", {"type": [{}]}, "bad_keyword"),

@@ -15,9 +15,10 @@ import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
 import toolkit
-from toolkit import _exceptions
+from toolkit import _exceptions, _refs
 
 PACKAGE = Path(toolkit.__file__).parent
 
@@ -28,6 +29,10 @@ ALIASES: Mapping[str, str] = {
     "RefusalSlug": "refusal slug",
 }
 """Each vocabulary's ``Literal`` alias, by name, and what the findings call the vocabulary."""
+
+SHARED: Mapping[str, tuple[str, ...]] = {"RefSlug": get_args(_refs.RefSlug)}
+"""Narrower aliases whose members belong to several vocabularies (a reference fails with the same slug as an
+exception and as an operation's refusal): a value typed with one is each of its members."""
 
 
 UNTYPED_CALLS: Mapping[str, tuple[str, int, str]] = {
@@ -203,11 +208,20 @@ class _Visitor(ast.NodeVisitor):
                 params = [*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs]
                 typed = [p for p in params if p.arg == name]
                 if typed:  # a parameter typed with the alias is checked at its callers (and by mypy)
-                    return [] if _alias_of(typed[0].annotation) == vocabulary else None
+                    return self._typed(typed[0].annotation, vocabulary)
             assigned = list(_assignments(scope, name))
             if assigned:
                 return self._all(assigned, vocabulary, seen)
-        return None
+        imported = [v for m in self.scan.modules for v in _assignments(m.tree, name, nested=False)]
+        return self._all(imported, vocabulary, seen) if imported else None  # a constant of another module
+
+    @staticmethod
+    def _typed(annotation: ast.expr | None, vocabulary: str) -> list[str] | None:
+        names = {n.id for n in ast.walk(annotation) if isinstance(n, ast.Name)} if annotation is not None else set()
+        shared = [member for name in names & set(SHARED) for member in SHARED[name]]
+        if shared:
+            return shared
+        return [] if _alias_of(annotation) == vocabulary else None
 
 
 def _shape(part: ast.expr) -> str:

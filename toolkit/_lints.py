@@ -3,6 +3,8 @@
 Lints read ``tool.contract.args_schema`` (the full JSON Schema), so they work the same for function tools
 and OpenAPI tools. Each rule has a stable ``code`` and ``slug`` (tests, docs and suppressions use them),
 a severity, and yields :class:`~toolkit.Lint` records at the dotted parameter path (``""`` = the tool).
+References are read by :mod:`toolkit._refs`, so a bad one raises the :class:`~toolkit.SchemaError` slug
+every other stage gives (a tool built by ``build_tool`` has been lowered first, which reads them all).
 
 :data:`CATALOGUE` lists every rule, in code order; :func:`lint` runs them all.
 """
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolkit._contract import TOOL_NAME, Lint, Severity
+from toolkit._refs import Refs, follow, schema_types
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -29,7 +32,7 @@ HUGE_DECLARATION = 64 * 1024
 """Bytes above which it is an error: the declaration alone eats a large share of the model's context."""
 MAX_NESTING = 2
 _WALK_LIMIT = MAX_NESTING + 2  # deep enough to see a violation, shallow enough to stop recursive schemas
-_REF_HOPS = 32
+_UNION_HOPS = 32
 _DATE_NAME = re.compile(r"^(date|since|until|deadline|timestamp)$|_(at|on|date|time|since|until|deadline)$", re.I)
 _MONEY_NAME = re.compile(r"^(amount|price|cost|total|fee|balance)$|_(amount|price|cost|total|fee|balance)$", re.I)
 _TEMPORAL_FORMATS = frozenset({"date", "date-time", "time", "duration"})
@@ -63,11 +66,13 @@ class Subject:
     description: str
     schema: Mapping[str, Any]
     fields: tuple[Field, ...]
+    refs: Refs
+    """The schema's references, read once each."""
     declaration_bytes: int | None = None
     """Size of the lowered declaration as canonical UTF-8 JSON (``None``: not measurable)."""
 
     def resolve(self, node: Any) -> Any:
-        return _resolve(self.schema, node)
+        return follow(node, self.refs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +95,9 @@ def lint(tool: Tool) -> tuple[Lint, ...]:
     """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then parameter order."""
     contract = tool.contract
     schema = contract.args_schema
-    fields = tuple(_walk(schema, schema, "", 1))
-    subject = Subject(contract.name, contract.description or "", schema, fields, _declaration_bytes(tool))
+    refs = Refs(schema)
+    fields = tuple(_walk(refs, schema, "", 1))
+    subject = Subject(contract.name, contract.description or "", schema, fields, refs, _declaration_bytes(tool))
     found: dict[tuple[str, str], Lint] = {}
     for rule in CATALOGUE:
         for path, message, fix, *severity in rule.check(subject):
@@ -118,71 +124,50 @@ def _declaration_bytes(tool: Tool) -> int | None:
 
 
 # -- schema reading ----------------------------------------------------------------------------------------
-def _resolve(root: Mapping[str, Any], node: Any) -> Any:
-    """Follow local ``$ref``s (``#/...``) a bounded number of hops; remote or broken refs resolve to ``{}``."""
-    for _ in range(_REF_HOPS):
-        if not isinstance(node, Mapping) or not isinstance(node.get("$ref"), str):
-            return node
-        target = _pointer(root, node["$ref"])
-        siblings = {k: v for k, v in node.items() if k != "$ref"}
-        node = {**target, **siblings} if isinstance(target, Mapping) else siblings
-    return {}
+def _types(schema: Mapping[str, Any]) -> frozenset[str]:
+    """The JSON types a node itself declares (``type``, ``nullable``, ``enum``, ``const``); empty if none."""
+    return schema_types(schema, deep=False) or frozenset()
 
 
-def _pointer(root: Mapping[str, Any], ref: str) -> Any:
-    if not ref.startswith("#"):
-        return None
-    node: Any = root
-    for part in ref[1:].split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        node = node.get(key) if isinstance(node, Mapping) else None
-    return node
-
-
-def _types(schema: Mapping[str, Any]) -> set[str]:
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        return {declared}
-    return {t for t in declared if isinstance(t, str)} if isinstance(declared, list) else set()
-
-
-def _walk(root: Mapping[str, Any], node: Any, prefix: str, depth: int) -> Iterator[Field]:
+def _walk(refs: Refs, node: Any, prefix: str, depth: int) -> Iterator[Field]:
     """Every property below ``node`` (through arrays and unions), down to a bounded depth."""
-    node = _resolve(root, node)
+    node = follow(node, refs)
     if depth > _WALK_LIMIT or not isinstance(node, Mapping):
         return
-    for container in _containers(root, node):
+    for container in _containers(refs, node):
         for name, sub in (container.get("properties") or {}).items():
-            resolved = _resolve(root, sub)
+            resolved = follow(sub, refs)
             if not isinstance(resolved, Mapping):
                 continue
             path = f"{prefix}.{name}" if prefix else name
             yield Field(path, name, resolved, depth)
-            yield from _walk(root, resolved, path, depth + 1)
+            yield from _walk(refs, resolved, path, depth + 1)
 
 
 def _containers(
-    root: Mapping[str, Any], node: Mapping[str, Any], hops: int = 0, seen: set[int] | None = None
+    refs: Refs, node: Mapping[str, Any], hops: int = 0, seen: dict[int, Mapping[str, Any]] | None = None
 ) -> Iterator[Mapping[str, Any]]:
     """The object schemas reachable from ``node`` without entering a property: itself, items, union members.
 
     Each schema node is visited once (``seen``), so a union whose branches refer back to it (``A: {anyOf: [A,
-    A, ...]}``) costs one visit per node instead of one per path: linear, never exponential.
+    A, ...]}``) costs one visit per node instead of one per path: linear, never exponential. ``seen`` holds
+    the nodes themselves, not only their ids: a merged ``$ref`` node is a fresh dict, and once freed its id
+    could be reused by the next one, which would then be skipped.
     """
-    seen = set() if seen is None else seen
-    if hops > _REF_HOPS or id(node) in seen:
+    seen = {} if seen is None else seen
+    if hops > _UNION_HOPS or id(node) in seen:
         return
-    seen.add(id(node))
+    seen[id(node)] = node
     if "properties" in node:
         yield node
     for key in ("anyOf", "oneOf", "allOf"):
         for member in node.get(key) or ():
-            resolved = _resolve(root, member)
+            resolved = follow(member, refs)
             if isinstance(resolved, Mapping):
-                yield from _containers(root, resolved, hops + 1, seen)
-    items = _resolve(root, node.get("items"))
+                yield from _containers(refs, resolved, hops + 1, seen)
+    items = follow(node.get("items"), refs)
     if isinstance(items, Mapping):
-        yield from _containers(root, items, hops + 1, seen)
+        yield from _containers(refs, items, hops + 1, seen)
 
 
 # -- rules -------------------------------------------------------------------------------------------------
@@ -303,7 +288,7 @@ def _money_as_float(s: Subject) -> Iterator[tuple[str, str, str]]:
 
 def _deep_nesting(s: Subject) -> Iterator[tuple[str, str, str]]:
     for f in s.fields:
-        if f.depth == MAX_NESTING + 1 and any(True for _ in _containers(s.schema, f.schema)):
+        if f.depth == MAX_NESTING + 1 and any(True for _ in _containers(s.refs, f.schema)):
             yield (
                 f.path,
                 f"{f.path!r} is an object nested {f.depth} levels deep (limit {MAX_NESTING}); models lose track "

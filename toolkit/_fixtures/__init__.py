@@ -25,7 +25,8 @@ from toolkit._display._reports import FIXTURE_RENDERER
 from toolkit._fixtures._families import OMIT, Case, Param, Setting, param_cases
 from toolkit._fixtures._report import FixtureReport, FixtureRow, fire, load_fixtures
 from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._validation._combinators import NO_DEFAULT, core, default_of, static_types
+from toolkit._refs import Refs, Resolve, check_references, schema_types
+from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -57,13 +58,7 @@ class Fixtures(list[Fixture]):
     skipped: tuple[str, ...] = ()
 
 
-def _resolver(root: Mapping[str, Any]) -> Any:
-    from toolkit._validation._compile import Options, _Compiler
-
-    return _Compiler(root, Options()).resolve
-
-
-def _params(tool: Tool, resolve: Any) -> list[Param]:
+def _params(tool: Tool, resolve: Resolve) -> list[Param]:
     schema = tool.contract.args_schema
     required = set(schema.get("required") or ())
     out: list[Param] = []
@@ -72,7 +67,7 @@ def _params(tool: Tool, resolve: Any) -> list[Param]:
         inner = inner if isinstance(inner, Mapping) else {}
         if inner.get("readOnly") is True:
             continue  # a request never carries it, and the validator never requires it
-        types = static_types(raw, resolve)
+        types = schema_types(raw, resolve)
         default = default_of(raw, resolve)
         default = NO_VALUE if default is NO_DEFAULT else default
         valid = example(inner, resolve)
@@ -139,7 +134,8 @@ def _unique(found: Iterable[Fixture]) -> list[Fixture]:
 
 def fixtures(tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None = None) -> Fixtures:
     """The ugly fixtures for ``tool``, with verdicts under its policies; ``extra`` adds user fixtures."""
-    resolve = _resolver(tool.contract.args_schema)
+    resolve = Refs(tool.contract.args_schema)
+    check_references(tool.contract.args_schema, resolve)  # the validator's refusals, with its slugs
     params = _params(tool, resolve)
     setting = _setting(tool)
     missing = [p for p in params if p.required and p.valid is NO_VALUE]

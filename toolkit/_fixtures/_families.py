@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
 from toolkit._fixtures._values import NO_VALUE, core, example
+from toolkit._refs import main_type
 from toolkit._validation._checks import is_multiple
 from toolkit._validation._expected import declared_texts
 from toolkit._validation._formats import check_format, ecma_regex
@@ -106,7 +107,7 @@ def _type_accepted(types: frozenset[str] | None, value: Any) -> bool:
 
 def _all_cases(p: Param, setting: Setting) -> Iterator[Case]:
     yield from _presence(p, setting)
-    kind = _kind(p.schema)
+    kind = main_type(p.schema, branches=False)  # the families read this node's own keywords
     if isinstance(p.schema.get("enum"), list) or "const" in p.schema:
         yield from _enum(p, setting)
     elif kind in ("integer", "number"):
@@ -119,15 +120,6 @@ def _all_cases(p: Param, setting: Setting) -> Iterator[Case]:
         yield from _objects(p)
     elif kind == "array":
         yield from _arrays(p)
-
-
-def _kind(schema: Mapping[str, Any]) -> str | None:
-    kinds = schema.get("type")
-    if isinstance(kinds, str):
-        return kinds
-    if "properties" in schema:
-        return "object"
-    return "array" if "items" in schema else None
 
 
 def _presence(p: Param, s: Setting) -> Iterator[Case]:
@@ -307,7 +299,7 @@ def _objects(p: Param) -> Iterator[Case]:
     properties = p.schema.get("properties") or {}
     for name, sub in properties.items():
         inner, nullable = core(sub, p.resolve)
-        kind = _kind(inner) if isinstance(inner, Mapping) else None
+        kind = main_type(inner, p.resolve, sole=True)
         if kind in _WRONG and not nullable:
             nested = dict(p.valid) | {name: _WRONG[kind]}
             yield Case("wrong_type_nested", nested, "reject", f"{p.name}.{name} gets the wrong type")
@@ -322,7 +314,7 @@ def _arrays(p: Param) -> Iterator[Case]:
     items, _ = core(schema.get("items", True), p.resolve)
     item = example(items, p.resolve) if not schema.get("prefixItems") else NO_VALUE
     low, high = schema.get("minItems", 0), schema.get("maxItems")
-    kind = _kind(items) if isinstance(items, Mapping) else None
+    kind = main_type(items, p.resolve, sole=True)
     if p.valid is not NO_VALUE:
         yield Case("json_array_in_string", json.dumps(p.valid), "reject", "an array sent as JSON text")
     if item is not NO_VALUE:

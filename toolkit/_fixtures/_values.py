@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from re import _constants as sre_constants  # type: ignore[attr-defined]  # the stdlib's own regex parser
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
+from toolkit._refs import Resolve, main_type
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._formats import FORMAT_EXAMPLES, check_format, ecma_regex
 
@@ -22,7 +23,6 @@ __all__ = ["NO_VALUE", "core", "example", "pattern_example"]
 
 
 NO_VALUE: Any = type("NoValue", (), {"__repr__": lambda self: "NO_VALUE", "__bool__": lambda self: False})()
-Resolve = Callable[[str], Any]
 
 _CATEGORY_CHAR = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE": " "}
 _CATEGORY_CHAR |= {"CATEGORY_NOT_DIGIT": "a", "CATEGORY_NOT_WORD": "-", "CATEGORY_NOT_SPACE": "a"}
@@ -54,7 +54,7 @@ def example(schema: Any, resolve: Resolve, depth: int = 0) -> Any:
     if schema.get("allOf"):
         merged = _merge_all(schema, resolve)
         return example(merged, resolve, depth + 1)
-    return _typed_example(schema, _kind(schema), resolve, depth)
+    return _typed_example(schema, main_type(schema, default="string") or "string", resolve, depth)
 
 
 def _as_map(value: Any) -> Mapping[str, Any]:
@@ -73,19 +73,6 @@ def _merge_all(schema: Mapping[str, Any], resolve: Resolve) -> dict[str, Any]:
             else:
                 merged.setdefault(key, value)
     return merged
-
-
-def _kind(schema: Mapping[str, Any]) -> str:
-    kinds = schema.get("type")
-    if isinstance(kinds, list):
-        kinds = next((k for k in kinds if k != "null"), "null")
-    if isinstance(kinds, str):
-        return kinds
-    if "properties" in schema or "required" in schema:
-        return "object"
-    if "items" in schema:
-        return "array"
-    return "string"
 
 
 def _typed_example(schema: Mapping[str, Any], kind: str, resolve: Resolve, depth: int) -> Any:

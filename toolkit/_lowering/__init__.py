@@ -15,8 +15,10 @@ carried is returned as :class:`~toolkit.Loss` records whose ``path`` is a JSON p
 
 Decisions, in one place (details in :mod:`._walker` and :mod:`.gemini`):
 
-* remote ``$ref`` → ``SchemaError`` slug ``remote_ref``; local pointer to nowhere → ``unresolved_ref``;
-  a malformed keyword value → ``bad_keyword``; a non-object node → ``bad_schema``;
+* references are read by :mod:`toolkit._refs`, with its slugs: remote ``$ref`` → ``SchemaError`` slug
+  ``remote_ref``; local pointer to nowhere (or an anchor) → ``unresolved_ref``; a malformed one → ``bad_ref``;
+  a cycle that never reads into the value → ``left_recursive_ref`` (in every dialect: the validator refuses
+  the same schemas); a malformed keyword value → ``bad_keyword``; a non-object node → ``bad_schema``;
 * untyped node → ``anyOf`` STRING / NUMBER / BOOLEAN / OBJECT, with a loss; null-only node → nullable STRING;
 * ``title``, ``$schema``, ``$id``, anchors, ``$defs`` and ``x-*`` are consumed without a loss (they never
   constrain a value); ``example``/``examples`` are dropped *with* a loss (put them in the description);

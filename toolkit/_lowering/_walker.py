@@ -9,12 +9,15 @@ those methods raises ``TypeError`` at import time, so a keyword can never be for
 
 Decisions a reader should know:
 
-* ``$ref`` is inlined. Only local references (``#``, ``#/$defs/...``, ``#/definitions/...``, any JSON
-  pointer into the same document) are read; a remote reference is never fetched and raises
-  :class:`~toolkit.SchemaError` (slug ``remote_ref``), as does a pointer to nowhere (``unresolved_ref``).
-  More than ``max_depth`` nested references on one path are cut: the node keeps only the target's type and
-  a :class:`~toolkit.Loss` says so (this is how recursive schemas end). Losses inside a referenced
-  definition point at the definition (``/$defs/Name/...``) and are reported once.
+* ``$ref`` is inlined. References are read by :mod:`toolkit._refs` (local JSON pointers only, never
+  fetched), so they fail with its slugs: ``remote_ref``, ``unresolved_ref``, ``bad_ref``, and
+  ``left_recursive_ref`` for a cycle that never reads into the value (the validator refuses such a schema
+  too: it has no meaning). More than ``max_depth`` nested references on one path are cut: the node keeps
+  only the target's type and a :class:`~toolkit.Loss` says so (this is how recursive schemas end). What a
+  cut, a nesting cut or a dropped keyword the validator enforces (``not``, ``if``, ``additionalProperties``
+  ...) leaves unread is still checked by :func:`toolkit._refs.check_references`, so lowering refuses
+  exactly the references validation refuses. Losses inside a referenced definition point at the
+  definition (``/$defs/Name/...``) and are reported once.
 * Plain nesting deeper than ``max_nesting`` levels is cut the same way (no ``RecursionError``).
 * Inlining can grow exponentially (a definition that refers to another one ten times, eight levels deep).
   Each top-level parameter may visit at most ``max_nodes`` input nodes; a parameter that needs more is
@@ -39,7 +42,7 @@ from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._keywords import KEYWORDS, LATE, REASONS, TYPES, bad, count, escape, json_type, number
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
-from toolkit._lowering._pointer import resolve
+from toolkit._refs import Refs, check_references
 
 __all__ = ["Site", "Walker"]
 
@@ -82,7 +85,12 @@ class Walker:
         self.work = 0
         self.max_work = max_nodes * WORK_FACTOR
         self.in_parameter = False
-        self.refs: list[str] = []
+        self.document = Refs(root)
+        self.inlining: list[tuple[str, int]] = []
+        """The references being inlined on the current path: target pointer, and ``reads`` when entered."""
+        self.reads = 0
+        """How many ``properties`` / ``items`` steps into the value the current path has taken."""
+        self.checked: dict[int, int] = {}
         self.losses: dict[tuple[str, str, str], Loss] = {}
 
     # -- hooks for dialects ------------------------------------------------------------------------------
@@ -127,6 +135,7 @@ class Walker:
                 slug="bad_schema",
             )
         if nesting > self.max_nesting:
+            self.check(schema, path)
             self.lose(path, "", "...", f"nesting deeper than {self.max_nesting} levels is cut here")
             return out
         self.nodes += 1
@@ -242,10 +251,14 @@ class Walker:
         properties: dict[str, Draft] = {}
         for name, sub in value.items():
             where = f"{site.path}/properties/{escape(name) if isinstance(name, str) else escape(str(name))}"
-            if self.in_parameter:
-                draft = self.node(sub, where, site.nesting + 1)
-            else:
-                draft = self.parameter(sub, where, site.nesting + 1)
+            self.reads += 1
+            try:
+                if self.in_parameter:
+                    draft = self.node(sub, where, site.nesting + 1)
+                else:
+                    draft = self.parameter(sub, where, site.nesting + 1)
+            finally:
+                self.reads -= 1
             if draft.pop("$readOnly", False):
                 self.lose(where, "readOnly", True, "a read-only property is not offered to the model")
                 site.out.setdefault("$readOnlyNames", []).append(str(name))
@@ -265,7 +278,7 @@ class Walker:
         elif value is False and "prefixItems" in site.schema:
             return  # closes the tuple; reported with prefixItems
         else:
-            site.out["items"] = self.node(value, f"{site.path}/items", site.nesting + 1)
+            site.out["items"] = self.part(value, f"{site.path}/items", site.nesting + 1)
 
     def kw_property_ordering(self, key: str, value: Any, site: Site) -> None:
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
@@ -291,16 +304,24 @@ class Walker:
         path, nesting = site.path, site.nesting
         rest = site.schema.get("items", False)
         if key == "prefixItems" and (rest is True or isinstance(rest, Mapping)):
+            for index, sub in enumerate(value):
+                self.check(sub, f"{path}/{key}/{index}")
             self.lose(path, key, value, "positional item schemas are not sent; every item is sent as items")
             return
         self.lose(path, key, value, "positional item schemas are sent as one anyOf for every item")
-        branches = [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
+        branches = [self.part(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
         if branches:
             site.out["items"] = branches[0] if len(branches) == 1 else {"$path": path, "anyOf": branches}
 
     def kw_ref(self, key: str, value: Any, site: Site) -> None:
-        where, target = resolve(self.root, value, site.path)
-        if len(self.refs) >= self.max_depth:
+        where, target = self.document.locate(value, site.path)
+        for pointer, reads in reversed(self.inlining):
+            if pointer == where:
+                if reads == self.reads:  # back at a reference being inlined, without reading into the value
+                    self.check(target, where)
+                break
+        if len(self.inlining) >= self.max_depth:
+            self.check(target, where)
             kind = target.get("type") if isinstance(target, Mapping) else None
             cut: Draft = {"$path": where}
             if isinstance(kind, str) and kind in TYPES:
@@ -308,11 +329,11 @@ class Walker:
             self.lose(site.path, key, value, f"inlining stops after {self.max_depth} nested references")
             merge_into(site.out, cut, site.path, self.lose)
             return
-        self.refs.append(value)
+        self.inlining.append((where, self.reads))
         try:
             draft = self.node(target, where, site.nesting + 1)
         finally:
-            self.refs.pop()
+            self.inlining.pop()
         adopt(site, key, draft)
         merge_into(site.out, draft, site.path, self.lose)
 
@@ -334,9 +355,27 @@ class Walker:
         return
 
     def kw_unsupported(self, key: str, value: Any, site: Site) -> None:
+        if key in _VALIDATED_ONE and (key != "if" or "then" in site.schema or "else" in site.schema):
+            self.check(value, f"{site.path}/{key}")
+        elif key == "patternProperties" and isinstance(value, Mapping):
+            for pattern, sub in value.items():
+                self.check(sub, f"{site.path}/{key}/{escape(str(pattern))}")
         self.lose(site.path, key, value, REASONS.get(key, "the subset has no such keyword"))
 
     # -- shared steps ----------------------------------------------------------------------------------
+    def part(self, schema: Any, path: str, nesting: int) -> Draft:
+        """Lower a subschema that reads a part of the value (an item), not the value itself."""
+        self.reads += 1
+        try:
+            return self.node(schema, path, nesting)
+        finally:
+            self.reads -= 1
+
+    def check(self, schema: Any, path: str) -> None:
+        """Read the references of a subschema that lowering does not walk, and refuse left recursion there
+        (the validator enforces it, so it must be readable); each node once per lowering."""
+        check_references(schema, self.document, self.checked, f"#{path}")
+
     def parameter(self, schema: Any, path: str, nesting: int) -> Draft:
         """Lower one top-level property within its own node budget, halving the reference depth until it fits."""
         limit, mark, depth = self.max_depth, len(self.losses), self.max_depth
@@ -390,6 +429,8 @@ class Walker:
 
 
 _NULL_KEYS = frozenset({"$path", "type", "description", "default", "nullable"})
+_VALIDATED_ONE = frozenset({"not", "if", "then", "else", "additionalProperties", "contains"})
+"""Dropped keywords whose subschema the validator still enforces (so its references must be readable)."""
 
 
 def _only_null(draft: Draft) -> bool:

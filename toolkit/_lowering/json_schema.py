@@ -4,6 +4,8 @@ Nothing is rewritten: ``$ref``, ``$defs``, ``oneOf`` and every other keyword pas
 field takes JSON Schema as it is (whether a given model honours each keyword is a question for tests, not
 for lowering). The only losses are values JSON cannot carry: non-string object keys (turned into strings),
 non-finite numbers and values that are not JSON at all (dropped). Tuples become lists without a loss.
+References travel as they are, so they must be readable: they are checked by
+:func:`toolkit._refs.check_references`, with the same slugs as the other dialects and the validator.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._keywords import escape
+from toolkit._refs import Refs, check_references
 
 __all__ = ["carry"]
 
@@ -25,6 +28,7 @@ def carry(schema: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[Loss, ...]]:
     """A JSON copy of ``schema`` and the losses for whatever JSON cannot hold."""
     if not isinstance(schema, Mapping):
         raise SchemaError(f"a schema must be a JSON object, got {type(schema).__name__}", slug="bad_schema")
+    check_references(schema, Refs(schema))  # the references travel as they are: they must be readable
     losses: list[Loss] = []
     result = _copy(schema, "", losses, 0)
     return result, tuple(losses)

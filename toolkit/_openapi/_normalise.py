@@ -99,7 +99,7 @@ def _node(schema: Any, walk: Walk, pointer: str, depth: int, *, guarded: bool) -
 def _ref(schema: Mapping[str, Any], walk: Walk, pointer: str, depth: int, *, guarded: bool) -> Any:
     ref = schema["$ref"]
     if not isinstance(ref, str):
-        raise Refusal("unsupported_schema", f"the $ref at {pointer or '/'} is not a string")
+        raise Refusal("bad_ref", f"the $ref at {pointer or '/'} is a {type(ref).__name__}, not a string")
     target = walk.ref_hook(ref)
     walk.refs.add(target)
     if not guarded:

@@ -1,15 +1,15 @@
-"""Local ``$ref`` resolution: lazy, memoised, never fetching, never deep-copying the document.
+"""Local ``$ref`` resolution across one document: lazy, memoised, never fetching, never deep-copying it.
 
-Plain JSON pointers (``#/components/schemas/Pet``) are walked directly; anything else (percent-encoding,
-anchors) goes through the ``referencing`` library, imported only then, against the parsed document. A
-``$ref`` that is not a local fragment (``other.yaml#/X``, ``https://...``) is refused with ``remote_ref``
-and never fetched; one that points nowhere is refused with ``dangling_ref``.
+References are read by :class:`toolkit._refs.Refs` (the reader every stage uses), so they are refused with its
+slugs: ``remote_ref`` for another document (``other.yaml#/X``, ``https://...``: never fetched),
+``unresolved_ref`` for a pointer to nowhere (or a plain-name anchor), ``bad_ref`` for a malformed one.
 
 Schema references are not inlined: each referenced schema becomes one entry of the tool's ``$defs``
 (normalised once per document, on first use by a selected operation, and shared by every tool that needs it),
 so recursive schemas stay finite and exact for the validator. Lowering inlines ``$defs`` with its own depth
 limit and records where it cuts a cycle. Only cycles that no instance could ever end (``A: {allOf: [{$ref:
-A}]}``, no object or array in between) are refused here, with ``circular_ref``.
+A}]}``, no object or array in between), and chains of reference objects that come back to themselves, are
+refused here, with ``left_recursive_ref`` (the slug lowering and validation give the same schema).
 """
 
 from __future__ import annotations
@@ -19,22 +19,19 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote
 
 from toolkit._contract import Loss
+from toolkit._exceptions import SchemaError
 from toolkit._openapi._normalise import Walk, normalise
 from toolkit._openapi._refusal import Refusal
+from toolkit._refs import LEFT_RECURSIVE_REF, Refs, RefSlug, follow, is_ref_slug, tokens
 
-__all__ = ["MAX_DEFS", "MAX_HOPS", "Definition", "Resolver"]
+__all__ = ["MAX_DEFS", "Definition", "Resolver"]
 
 MAX_DEFS = 1000
 """How many shared schemas one operation may pull in before it is refused (``schema_too_large``)."""
 
-MAX_HOPS = 32
-"""How long a chain of ``$ref`` to ``$ref`` may be for parameters, bodies and path items."""
-
-_URI = "urn:toolkit:openapi-document"
-_PREFIXES = ("#/components/schemas/", "#/definitions/")
+_PREFIXES = (("components", "schemas"), ("definitions",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +45,22 @@ class Definition:
     losses: tuple[Loss, ...]
 
 
+def _refusal(error: SchemaError) -> Refusal:
+    """A reference the shared reader refused, as this operation's refusal (with the same slug)."""
+    slug = error.slug
+    return _ref_refusal(slug, error.message) if is_ref_slug(slug) else Refusal("unsupported_schema", error.message)
+
+
+def _ref_refusal(slug: RefSlug, message: str) -> Refusal:
+    return Refusal(slug, message)
+
+
 class Resolver:
     """Resolves and memoises the local references of one document (created once per ``from_openapi``)."""
 
     def __init__(self, root: Mapping[str, Any], *, ref_siblings: bool) -> None:
-        self._root = root
-        self._general: Any = None
+        self._refs = Refs(root)
         self._ref_siblings = ref_siblings
-        self._objects: dict[str, Any] = {}
         self._names: dict[str, str] = {}
         self._pointers: dict[str, str] = {}
         self._defs: dict[str, Definition | Refusal] = {}
@@ -63,39 +68,17 @@ class Resolver:
     # -- plain objects: parameters, request bodies, path items ------------------------------------------
     def lookup(self, ref: Any) -> Any:
         """The object a local ``$ref`` points at (memoised)."""
-        if not isinstance(ref, str):
-            raise Refusal("unsupported_schema", f"a $ref must be a string, not {type(ref).__name__}")
-        if ref in self._objects:
-            return self._objects[ref]
-        if not ref.startswith("#"):
-            raise Refusal("remote_ref", f"$ref {ref!r} points outside this document; it is never fetched")
-        found = _plain_pointer(self._root, ref) if "%" not in ref else _MISSING
-        if found is _MISSING:
-            found = self._general_lookup(ref)
-        self._objects[ref] = found
-        return found
-
-    def _general_lookup(self, ref: str) -> Any:
-        """Anything but a plain ``#/a/b`` pointer (percent-encoding, anchors): the ``referencing`` library."""
-        from referencing import Registry
-        from referencing.exceptions import Unresolvable
-        from referencing.jsonschema import DRAFT202012
-
-        if self._general is None:
-            registry: Registry[Any] = Registry().with_resource(_URI, DRAFT202012.create_resource(self._root))
-            self._general = registry.resolver(base_uri=_URI)
         try:
-            return self._general.lookup(ref).contents
-        except Unresolvable:
-            raise Refusal("dangling_ref", f"$ref {ref!r} points nowhere in this document") from None
+            return self._refs.lookup(ref)
+        except SchemaError as error:
+            raise _refusal(error) from None
 
     def deref(self, obj: Any) -> Any:
-        """Follow a chain of ``$ref`` objects (not schemas) to the object at its end."""
-        for _ in range(MAX_HOPS):
-            if not (isinstance(obj, dict) and "$ref" in obj):
-                return obj
-            obj = self.lookup(obj["$ref"])
-        raise Refusal("circular_ref", f"a chain of more than {MAX_HOPS} $refs (or a $ref cycle)")
+        """Follow a chain of ``$ref`` objects (not schemas: the keywords beside each ``$ref`` are ignored)."""
+        try:
+            return follow(obj, self._refs, merge=False)
+        except SchemaError as error:
+            raise _refusal(error) from None
 
     # -- schemas: each referenced schema becomes one $defs entry ------------------------------------------
     def target(self, ref: str) -> str:
@@ -163,36 +146,12 @@ class Resolver:
         return Definition(name, schema, refs, unguarded, tuple(walk.losses))
 
     def _name(self, ref: str) -> str:
-        base = next((ref[len(p) :] for p in _PREFIXES if ref.startswith(p)), ref.lstrip("#/"))
-        base = unquote(base).replace("~1", "/").replace("~0", "~")
+        path = tokens(ref)
+        base = "/".join(next((path[len(p) :] for p in _PREFIXES if path[: len(p)] == p), path))
         clean = re.sub(r"[^A-Za-z0-9_.-]", "_", base)[:100] or "schema"
         if clean != base or (clean in self._pointers and self._pointers[clean] != ref):
             clean = f"{clean}_{hashlib.sha1(ref.encode()).hexdigest()[:8]}"
         return clean
-
-
-_MISSING = object()
-
-
-def _plain_pointer(root: Any, ref: str) -> Any:
-    """Walk a ``#/a/b~1c`` JSON pointer through dicts and lists; ``_MISSING`` when it does not lead anywhere.
-
-    The common case, kept import-free and fast (referencing is 60 ms of imports); a miss goes to the general
-    lookup, which gives the definitive answer (and the ``dangling_ref`` refusal)."""
-    if ref == "#":
-        return root
-    if not ref.startswith("#/"):
-        return _MISSING
-    node = root
-    for token in ref[2:].split("/"):
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return _MISSING
-    return node
 
 
 def _refuse_unguarded_cycles(defs: Mapping[str, Definition]) -> None:
@@ -210,7 +169,7 @@ def _refuse_unguarded_cycles(defs: Mapping[str, Definition]) -> None:
                 state[name] = 2
                 stack.pop()
             elif state.get(nxt) == 1:
-                raise Refusal("circular_ref", f"schema {nxt!r} refers to itself with no object or array in between")
+                raise Refusal(LEFT_RECURSIVE_REF, f"schema {nxt!r} refers to itself with no object or array in between")
             elif not state.get(nxt):
                 state[nxt] = 1
                 stack.append((nxt, iter(defs[nxt].unguarded)))

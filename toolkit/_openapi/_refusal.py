@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
+from toolkit._refs import REF_SLUGS
+
 __all__ = ["SLUGS", "Refusal", "RefusalSlug"]
 
 RefusalSlug = Literal[
@@ -32,9 +34,10 @@ RefusalSlug = Literal[
     "bad_parameter",
     "bad_request_body",
     "bad_responses",
-    "dangling_ref",
+    "bad_ref",
     "remote_ref",
-    "circular_ref",
+    "unresolved_ref",
+    "left_recursive_ref",
     "unsupported_schema",
     "schema_too_deep",
     "schema_too_large",
@@ -60,9 +63,7 @@ SLUGS: Mapping[str, str] = {
     "bad_parameter": "a parameter object is malformed",
     "bad_request_body": "the request body object is malformed",
     "bad_responses": "the responses object (or one response) is malformed",
-    "dangling_ref": "a local $ref points nowhere",
-    "remote_ref": "a $ref points at another file or URL (never fetched)",
-    "circular_ref": "a $ref cycle with no object or array in between (it can never be satisfied)",
+    **REF_SLUGS,  # a $ref that cannot be read: the slugs every stage uses
     "unsupported_schema": "a schema uses a construct that cannot be read",
     "schema_too_deep": "a schema nests deeper than the limit",
     "schema_too_large": "an operation needs more shared schemas than the limit",

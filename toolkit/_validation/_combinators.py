@@ -1,4 +1,4 @@
-"""``anyOf`` / ``oneOf`` / ``not``, and the static JSON types a schema can accept.
+"""``anyOf`` / ``oneOf`` / ``not``, and reading a property's schema behind its reference and optional wrapper.
 
 When no branch of an ``anyOf`` matches, reporting "matches none of 2 alternatives" helps nobody. So the
 branch errors are chosen by the value's JSON type: if exactly one branch accepts that type (the usual
@@ -9,27 +9,15 @@ are reported ("out of range: 500"); if none accepts it, the error is ``wrong_typ
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit._canonical import JSON_TYPES
+from toolkit._refs import Resolve, TypeSet, follow
 from toolkit._validation._checks import Check, Run, short
 from toolkit._validation._expected import Loc, declared_texts, describe, type_name
 
-__all__ = [
-    "TypeSet",
-    "branch_check",
-    "core",
-    "declared_strings",
-    "default_of",
-    "left_recursion",
-    "not_check",
-    "static_types",
-]
-
-TypeSet = frozenset[str] | None
-"""The JSON types a schema can accept; ``None`` means any type."""
+__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check"]
 
 _ALL = JSON_TYPES
 
@@ -39,36 +27,7 @@ def _of_value(value: Any) -> str:
     return kind if kind in _ALL else "other"
 
 
-def static_types(schema: Any, resolve: Callable[[str], Any], depth: int = 0) -> TypeSet:
-    """Which JSON types ``schema`` could accept (``integer`` is included in ``number``), or ``None`` for any."""
-    if not isinstance(schema, Mapping) or depth > 16:
-        return None if schema is not False else frozenset()
-    found: TypeSet = None
-    kinds = schema.get("type")
-    if isinstance(kinds, str | list):
-        named = {kinds} if isinstance(kinds, str) else set(kinds)
-        if schema.get("nullable") is True:  # OpenAPI 3.0's spelling, honoured like the declaration honours it
-            named.add("null")
-        found = frozenset(named | ({"integer"} if "number" in named else set()))
-    for key in ("enum", "const"):
-        if key in schema:
-            values = schema[key] if key == "enum" and isinstance(schema[key], list) else [schema[key]]
-            found = _meet(found, frozenset(_of_value(v) for v in values))
-    if isinstance(schema.get("$ref"), str):
-        with contextlib.suppress(Exception):  # an unresolvable ref is reported when it is compiled
-            found = _meet(found, static_types(resolve(schema["$ref"]), resolve, depth + 1))
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(branches, list) and branches:
-            found = _meet(found, _join([static_types(b, resolve, depth + 1) for b in branches]))
-    for sub in schema.get("allOf") or []:
-        found = _meet(found, static_types(sub, resolve, depth + 1))
-    return found
-
-
-def declared_strings(
-    schema: Any, resolve: Callable[[str], Any], depth: int = 0, seen: set[str] | None = None
-) -> dict[str, Any]:
+def declared_strings(schema: Any, resolve: Resolve, depth: int = 0, seen: set[str] | None = None) -> dict[str, Any]:
     """The declared strings of every non-string ``enum``/``const`` member that constrains this value.
 
     Looks where a value meets several schemas at once — the node itself, its ``$ref``, ``allOf`` members
@@ -86,28 +45,13 @@ def declared_strings(
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref not in seen:  # each reference once: recursive unions stay linear
         seen.add(ref)
-        with contextlib.suppress(Exception):  # an unresolvable ref is reported when it is compiled
-            found.update(declared_strings(resolve(ref), resolve, depth + 1, seen))
+        found.update(declared_strings(resolve(ref), resolve, depth + 1, seen))
     for key in ("allOf", "anyOf", "oneOf"):
         members = schema.get(key)
         for member in members if isinstance(members, list) else ():
             for text, value in declared_strings(member, resolve, depth + 1, seen).items():
                 found.setdefault(text, value)
     return found
-
-
-def _meet(a: TypeSet, b: TypeSet) -> TypeSet:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a & b
-
-
-def _join(sets: Sequence[TypeSet]) -> TypeSet:
-    if any(s is None for s in sets):
-        return None
-    return frozenset().union(*[s for s in sets if s is not None])
 
 
 def _accepts(types: TypeSet, value: Any) -> bool:
@@ -194,16 +138,13 @@ def not_check(node: Check, forbidden: Any) -> Check:
 
 
 # -- unwrapping ------------------------------------------------------------------------------------
-def core(schema: Any, resolve: Callable[[str], Any]) -> tuple[Any, bool]:
-    """The schema behind ``$ref`` and an ``anyOf [X, null]`` wrapper, and whether null is allowed."""
+def core(schema: Any, resolve: Resolve) -> tuple[Any, bool]:
+    """The schema behind ``$ref`` s and an ``anyOf [X, null]`` wrapper, and whether null is allowed."""
     nullable = False
     for _ in range(16):
+        schema = follow(schema, resolve)
         if not isinstance(schema, Mapping):
             return schema, nullable
-        if isinstance(schema.get("$ref"), str):
-            siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            schema = {**_safe_resolve(resolve, schema["$ref"]), **siblings}
-            continue
         branches = schema.get("anyOf") or schema.get("oneOf")
         if isinstance(branches, list):
             rest = [b for b in branches if not (isinstance(b, Mapping) and b.get("type") == "null")]
@@ -221,94 +162,12 @@ def core(schema: Any, resolve: Callable[[str], Any]) -> tuple[Any, bool]:
     return schema, nullable
 
 
-def _safe_resolve(resolve: Callable[[str], Any], ref: str) -> Mapping[str, Any]:
-    try:
-        found = resolve(ref)
-    except Exception:
-        return {}
-    return found if isinstance(found, Mapping) else {}
-
-
 NO_DEFAULT: Any = object()
 
 
-def default_of(schema: Any, resolve: Callable[[str], Any]) -> Any:
+def default_of(schema: Any, resolve: Resolve) -> Any:
     """A property's ``default``: on the property itself, else behind its ``$ref`` / optional wrapper."""
     if isinstance(schema, Mapping) and "default" in schema:
         return schema["default"]
     inner, _ = core(schema, resolve)
     return inner["default"] if isinstance(inner, Mapping) and "default" in inner else NO_DEFAULT
-
-
-# -- left recursion --------------------------------------------------------------------------------
-_IN_PLACE = ("anyOf", "oneOf", "allOf")
-"""Keywords whose subschemas apply to the same value as their parent (with ``$ref``, ``not``, ``if``)."""
-
-
-def _edges(schema: Mapping[str, Any], at: str, resolve: Callable[[str], Any]) -> tuple[list[Edge], list[Edge]]:
-    """The subschemas of ``schema`` applied to the same value, and those applied to a part of it."""
-    same: list[Edge] = []
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        with contextlib.suppress(Exception):  # an unresolvable ref is reported when it is compiled
-            same.append((resolve(ref), ref))
-    for key in _IN_PLACE:
-        branches = schema.get(key)
-        if isinstance(branches, list):
-            same.extend((sub, f"{at}/{key}/{i}") for i, sub in enumerate(branches))
-    conditional = ("if", "then", "else") if "then" in schema or "else" in schema else ()
-    same.extend((schema[key], f"{at}/{key}") for key in ("not", *conditional) if key in schema)
-    parts: list[Edge] = []
-    for key in ("properties", "patternProperties"):
-        table = schema.get(key)
-        if isinstance(table, Mapping):
-            parts.extend((sub, f"{at}/{key}/{name}") for name, sub in table.items())
-    parts.extend((schema[key], f"{at}/{key}") for key in ("additionalProperties", "items", "contains") if key in schema)
-    prefix = schema.get("prefixItems")
-    if isinstance(prefix, list):
-        parts.extend((sub, f"{at}/prefixItems/{i}") for i, sub in enumerate(prefix))
-    return same, parts
-
-
-Edge = tuple[Any, str]
-
-
-def left_recursion(root: Any, resolve: Callable[[str], Any]) -> tuple[str, ...] | None:
-    """A reference cycle that never reads into the value (``A: anyOf [{$ref: A}, ...]``), as JSON pointers.
-
-    Such a cycle applies a schema to the very value it is already checking, so evaluating it never ends (the
-    2020-12 spec calls the schema invalid): one self-referring branch per level makes validation exponential.
-    Recursion through ``properties`` / ``items`` / ``additionalProperties`` / ``patternProperties`` /
-    ``prefixItems`` / ``contains`` is fine: each step reads a smaller part of the value. One iterative
-    depth-first walk over every schema reachable from ``root``: linear in the schema's size.
-    """
-    state: dict[int, int] = {}  # id(schema) -> 1 while on the current path, 2 when done
-    entries: list[Edge] = [(root, "#")]
-    while entries:
-        start, at = entries.pop()
-        if not isinstance(start, Mapping) or id(start) in state:
-            continue
-        state[id(start)] = 1
-        path: list[tuple[Mapping[str, Any], str, list[Edge]]] = []
-        same, parts = _edges(start, at, resolve)
-        entries.extend(parts)
-        path.append((start, at, same))
-        while path:
-            node, _, todo = path[-1]
-            if not todo:
-                state[id(node)] = 2
-                path.pop()
-                continue
-            sub, there = todo.pop()
-            if not isinstance(sub, Mapping):
-                continue
-            seen = state.get(id(sub))
-            if seen == 1:
-                first = next(i for i, step in enumerate(path) if step[0] is sub)
-                return (*(step[1] for step in path[first:]), there)
-            if seen is None:
-                state[id(sub)] = 1
-                same, parts = _edges(sub, there, resolve)
-                entries.extend(parts)
-                path.append((sub, there, same))
-    return None

@@ -1,19 +1,17 @@
 """Compile a JSON Schema 2020-12 into fast closures, once per tool and policy.
 
 :func:`compile_schema` walks the schema a single time and returns a :data:`~toolkit._validation._checks.Check` for the
-root. Local ``$ref`` s (``#``, ``#/$defs/...``, any JSON pointer into the document) compile lazily into a
-shared cell, so recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by
-the data's own depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
+root. Local ``$ref`` s are read by :mod:`toolkit._refs` (the reader every stage uses, with its slugs) and
+compile lazily into a shared cell, so recursive ``$defs`` compile once and never loop; at run time a recursive
+schema is bounded by the data's own depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
 
-A *left-recursive* schema -- a reference cycle through ``$ref`` / ``anyOf`` / ``oneOf`` / ``allOf`` / ``not`` /
-``if``-``then``-``else`` that never steps into ``properties``, ``items`` and the like, e.g.
-``$defs: {A: {anyOf: [{$ref: "#/$defs/A"}, {type: string}]}}`` -- is refused before compiling with
-``SchemaError(slug="left_recursive_ref")``, naming the cycle. Such a schema applies itself to the very value
-it is checking, so evaluating it never ends (2020-12 calls it invalid) and each self-referring branch would
-multiply the work. Cutting the cyclic edge instead is not sound in general: for a cycle through two
-definitions the cut depends on which one the walk entered first, so the same definition would mean different
-things in different places, and a cycle through ``not`` has no consistent meaning at all. The schema is the
-tool author's, so the author gets the error (on the first ``validate``), never the model.
+Before compiling, :func:`toolkit._refs.check_references` reads every reference the schema can reach and
+refuses a *left-recursive* schema -- a reference cycle through ``$ref`` / ``anyOf`` / ``oneOf`` / ``allOf`` /
+``not`` / ``if``-``then``-``else`` that never steps into ``properties``, ``items`` and the like, e.g.
+``$defs: {A: {anyOf: [{$ref: "#/$defs/A"}, {type: string}]}}`` -- with ``SchemaError(slug="left_recursive_ref")``,
+naming the cycle. Such a schema applies itself to the very value it is checking, so evaluating it never ends
+(2020-12 calls it invalid) and each self-referring branch would multiply the work. The schema is the tool
+author's, so the author gets the error (on the first ``validate``, whatever the arguments), never the model.
 
 Two OpenAPI spellings are honoured because the lowered declaration honours them (see
 ``tests/test_contract_consistency.py``): ``nullable: true`` beside a ``type`` also accepts ``null``, and a
@@ -32,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit._exceptions import SchemaError
+from toolkit._refs import Refs, check_references, schema_types
 from toolkit._validation._checks import (
     ITEM_WORDS,
     MAX_DEPTH,
@@ -56,15 +55,13 @@ from toolkit._validation._combinators import (
     core,
     declared_strings,
     default_of,
-    left_recursion,
     not_check,
-    static_types,
 )
 from toolkit._validation._expected import Loc, clause, describe
 from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
 from toolkit._validation._objects import object_check
 
-__all__ = ["MAX_DEPTH", "Options", "compile_schema", "static_types"]
+__all__ = ["MAX_DEPTH", "Options", "compile_schema"]
 
 MAX_REF_HOPS = 128
 _MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
@@ -135,6 +132,7 @@ class _Compiler:
 
     def __init__(self, root: Mapping[str, Any], options: Options) -> None:
         self.root = root
+        self.resolve = Refs(root)
         self.options = options
         self.cells: dict[tuple[str, str | None], list[Check]] = {}
 
@@ -172,28 +170,13 @@ class _Compiler:
         return declared_check(node, texts) if texts else node
 
     # -- references -------------------------------------------------------------------------------
-    def resolve(self, ref: str) -> Any:
-        if not ref.startswith("#"):
-            raise SchemaError(
-                f"$ref {ref!r} points outside the schema; inline it or move it under $defs", slug="remote_ref"
-            )
-        node: Any = self.root
-        for raw in ref[1:].lstrip("/").split("/") if ref not in ("#", "#/") else []:
-            part = raw.replace("~1", "/").replace("~0", "~")
-            try:
-                node = node[int(part)] if isinstance(node, list) else node[part]
-            except (KeyError, IndexError, ValueError, TypeError):
-                raise SchemaError(f"$ref {ref!r} does not resolve inside the schema", slug="bad_ref") from None
-        return node
-
     def ref(self, ref: Any, description: str | None) -> Check:
-        if not isinstance(ref, str):
-            raise SchemaError(f"$ref must be a string, got {short(ref)}", slug="bad_ref")
+        target = self.resolve(ref)  # a bad reference raises the reader's slug
         key = (ref, description)  # the referring field's words go into the target's expected phrases
         cell = self.cells.get(key)
         if cell is None:
             cell = self.cells[key] = [_identity]
-            cell[0] = self.compile(self.resolve(ref), description)
+            cell[0] = self.compile(target, description)
 
         def check(value: Any, loc: Loc, run: Run) -> Any:
             if run.hops >= MAX_REF_HOPS:
@@ -228,7 +211,7 @@ class _Compiler:
             branches = schema.get(keyword)
             if isinstance(branches, list) and branches:
                 nodes = [self.compile(b, description) for b in branches]
-                types = [static_types(b, self.resolve) for b in branches]
+                types = [schema_types(b, self.resolve) for b in branches]
                 out.append(branch_check(keyword, nodes, types, schema, description))
         for sub in schema.get("allOf") or []:
             out.append(self.compile(sub, description))
@@ -265,7 +248,7 @@ class _Compiler:
 
         def is_nullable(name: str) -> bool:
             if name not in nullable:
-                found = static_types(properties[name], self.resolve)
+                found = schema_types(properties[name], self.resolve)
                 nullable[name] = found is None or "null" in found
             return nullable[name]
 
@@ -369,15 +352,11 @@ def _check_contains(items: list[Any], contains: Check, loc: Loc, run: Run, schem
 def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
     """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root.
 
-    A left-recursive schema is refused with ``SchemaError(slug="left_recursive_ref")`` (see
-    :func:`~toolkit._validation._combinators.left_recursion`): its meaning is undefined, so no answer would be right.
+    Every reference the schema can reach is read first (:func:`toolkit._refs.check_references`), so a bad one
+    raises on the first call whatever the arguments, with the slug every stage uses; a left-recursive schema
+    is refused with ``SchemaError(slug="left_recursive_ref")``: its meaning is undefined, so no answer would
+    be right.
     """
     compiler = _Compiler(schema, options)
-    cycle = left_recursion(schema, compiler.resolve)
-    if cycle is not None:
-        raise SchemaError(
-            f"the schema refers back to itself without reading into the value: {' -> '.join(cycle)}; such a "
-            "branch can never match anything new, so remove it, or put the recursion under properties or items",
-            slug="left_recursive_ref",
-        )
+    check_references(schema, compiler.resolve)
     return compiler.compile(schema)

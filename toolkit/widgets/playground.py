@@ -13,6 +13,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit._display._envelopes import envelope_html
+from toolkit._refs import main_type
 from toolkit._tool import Tool
 from toolkit.widgets._base import View, html_widget
 from toolkit.widgets.envelope import EnvelopeInspector
@@ -23,18 +24,6 @@ _PLACEHOLDERS: dict[str, Any] = {"string": "", "integer": 0, "number": 0.0, "boo
 _STYLE = {"description_width": "initial"}
 
 
-def _main_type(schema: Mapping[str, Any]) -> str:
-    """The first non-null type of a property (``["integer", "null"]`` and nullable ``anyOf`` included)."""
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "null")
-    if kind is None:
-        for branch in schema.get("anyOf", schema.get("oneOf", ())):
-            if isinstance(branch, Mapping) and branch.get("type") not in (None, "null"):
-                return _main_type(branch)
-    return str(kind or "")
-
-
 def _placeholder(schema: Mapping[str, Any]) -> Any:
     if "default" in schema:
         return schema["default"]
@@ -42,7 +31,7 @@ def _placeholder(schema: Mapping[str, Any]) -> Any:
         return schema["enum"][0]
     if "minimum" in schema:
         return schema["minimum"]
-    return _PLACEHOLDERS.get(_main_type(schema), "")
+    return _PLACEHOLDERS.get(main_type(schema) or "", "")
 
 
 def starting_arguments(tool: Tool) -> dict[str, Any]:
@@ -61,7 +50,7 @@ def field_widget(name: str, schema: Mapping[str, Any], value: Any) -> Any:
     """
     tooltip = str(schema.get("description", ""))[:200]
     common: dict[str, Any] = {"description": name, "tooltip": tooltip, "style": _STYLE}
-    kind = _main_type(schema)
+    kind = main_type(schema)
     if schema.get("enum"):
         options = [(str(v), v) for v in schema["enum"]]
         start = value if value in schema["enum"] else None
@@ -81,7 +70,7 @@ def field_widget(name: str, schema: Mapping[str, Any], value: Any) -> Any:
 def _from_form(control: Any, schema: Mapping[str, Any]) -> Any:
     """The JSON value a form control holds (text that should be JSON is parsed when it parses)."""
     value = control.value
-    if isinstance(control, widgets.Text) and _main_type(schema) != "string" and not schema.get("enum"):
+    if isinstance(control, widgets.Text) and main_type(schema) != "string" and not schema.get("enum"):
         try:
             return json.loads(value)
         except ValueError:
@@ -108,7 +97,7 @@ def _to_form(control: Any, schema: Mapping[str, Any], value: Any) -> None:
     elif isinstance(control, widgets.FloatText):
         if numeric:
             control.value = float(value)
-    elif _main_type(schema) == "string":
+    elif main_type(schema) == "string":
         if isinstance(value, str):
             control.value = value
     else:
