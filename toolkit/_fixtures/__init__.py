@@ -16,14 +16,12 @@ unsatisfiable or unreadable pattern, say), the fixtures that need one are skippe
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from os import PathLike
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from toolkit._display import Displayable, displayed_by
-from toolkit._display._reports import FIXTURE_RENDERER
 from toolkit._fixtures._families import OMIT, Case, Param, Setting, param_cases
-from toolkit._fixtures._report import FixtureReport, FixtureRow, fire, load_fixtures
+from toolkit._fixtures._fixture import EXPECTED, Fixture, Fixtures, load_fixtures
+from toolkit._fixtures._report import FixtureReport, FixtureRow, verdict
 from toolkit._fixtures._values import NO_VALUE, example
 from toolkit._refs import Refs, Resolve, check_references, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
@@ -31,31 +29,7 @@ from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 if TYPE_CHECKING:
     from toolkit._tool import Tool
 
-__all__ = ["Fixture", "FixtureReport", "FixtureRow", "Fixtures", "fire", "fixtures", "load_fixtures"]
-
-Expected = Literal["accept", "accept_with_notice", "reject"]
-EXPECTED: tuple[str, ...] = ("accept", "accept_with_notice", "reject")
-
-
-@displayed_by(FIXTURE_RENDERER)
-@dataclass(frozen=True, slots=True)
-class Fixture(Displayable):
-    """One call to fire at a tool: its ``args`` (a dict, or raw JSON text) and the verdict the contract predicts."""
-
-    id: str
-    family: str
-    args: Any
-    expected: Expected
-    why: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "family": self.family, "args": self.args, "expected": self.expected, "why": self.why}
-
-
-class Fixtures(list[Fixture]):
-    """A list of fixtures that also says what it had to skip (``skipped``: one sentence per gap)."""
-
-    skipped: tuple[str, ...] = ()
+__all__ = ["EXPECTED", "Fixture", "FixtureReport", "FixtureRow", "Fixtures", "fire", "fixtures", "load_fixtures"]
 
 
 def _params(tool: Tool, resolve: Resolve) -> list[Param]:
@@ -159,3 +133,17 @@ def fixtures(tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None =
     out = Fixtures(_unique(found))
     out.skipped = tuple(skipped)
     return out
+
+
+_every_fixture = fixtures  # what `fire` generates when given none (its parameter takes the public name)
+
+
+def fire(tool: Tool, fixtures: Iterable[Fixture] | None = None) -> FixtureReport:
+    """Run ``fixtures`` (default: :func:`toolkit.fixtures` of the tool) through ``tool.validate``."""
+    chosen = list(fixtures) if fixtures is not None else _every_fixture(tool)
+    skipped = getattr(fixtures if fixtures is not None else chosen, "skipped", ())
+    rows = []
+    for fixture in chosen:
+        result = tool.validate(fixture.args)
+        rows.append(FixtureRow(fixture, verdict(result), result))
+    return FixtureReport(tool.name, tuple(rows), tuple(skipped))

@@ -1,32 +1,24 @@
-"""Firing fixtures at a tool's validator, and the report of where contract and validator disagree.
+"""The report of firing fixtures at a tool's validator: where contract and validator disagree.
 
 A row **fails** when the verdict the contract predicts (``accept``, ``accept_with_notice``, ``reject``)
 differs from what the validator did: that is either a validator bug or a contract the author did not mean.
-User fixtures (rejected payloads promoted from production logs) load from YAML or JSON with
-:func:`load_fixtures`: a list of ``{id, args, expected, why}`` (``family`` optional, default ``"user"``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
-from os import PathLike
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._reports import FIXTURE_REPORT_RENDERER
 from toolkit._envelope import ToolResult
-from toolkit._exceptions import ToolkitError
+from toolkit._fixtures._fixture import Fixture
 
 if TYPE_CHECKING:
     import pandas
 
-    from toolkit._fixtures import Fixture
-    from toolkit._tool import Tool
-
-__all__ = ["FixtureReport", "FixtureRow", "fire", "load_fixtures", "verdict"]
+__all__ = ["FixtureReport", "FixtureRow", "verdict"]
 
 
 def verdict(result: ToolResult) -> str:
@@ -149,62 +141,3 @@ class FixtureReport(Displayable):
         ]
         columns = ["id", "family", "expected", "actual", "passed", "status", "code", "field", "args", "why"]
         return pandas.DataFrame.from_records(records, columns=columns)
-
-
-def fire(tool: Tool, fixtures: Iterable[Fixture] | None = None) -> FixtureReport:
-    """Run ``fixtures`` (default: :func:`toolkit.fixtures` of the tool) through ``tool.validate``."""
-    from toolkit._fixtures import fixtures as generate
-
-    chosen = list(fixtures) if fixtures is not None else generate(tool)
-    skipped = getattr(fixtures if fixtures is not None else chosen, "skipped", ())
-    rows = []
-    for fixture in chosen:
-        result = tool.validate(fixture.args)
-        rows.append(FixtureRow(fixture, verdict(result), result))
-    return FixtureReport(tool.name, tuple(rows), tuple(skipped))
-
-
-def _read(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ToolkitError(f"cannot read fixtures file {path}: {exc.strerror}", slug="bad_fixture_file") from None
-    try:
-        if path.suffix.lower() == ".json":
-            return json.loads(text)
-        # PyYAML loads only when YAML text is read.
-        import yaml
-
-        return yaml.safe_load(text)
-    except ValueError as exc:  # json.JSONDecodeError; a YAML error is handled by the caller
-        raise ToolkitError(f"{path} is not valid JSON: {exc}", slug="bad_fixture_file") from None
-
-
-def load_fixtures(path: str | PathLike[str]) -> list[Fixture]:
-    """User fixtures from a YAML or JSON file: a list of ``{id, args, expected, why}`` (``family`` optional)."""
-    from toolkit._fixtures import EXPECTED, Fixture
-
-    where = Path(path)
-    try:
-        data = _read(where)
-    except ToolkitError:
-        raise
-    except Exception as exc:  # yaml.YAMLError
-        raise ToolkitError(f"{where} is not valid YAML: {exc}", slug="bad_fixture_file") from None
-    if isinstance(data, dict) and isinstance(data.get("fixtures"), list):
-        data = data["fixtures"]
-    if not isinstance(data, list):
-        message = f"{where} must hold a list of fixtures, each {{id, args, expected, why}}"
-        raise ToolkitError(message, slug="bad_fixture_file")
-    out: list[Fixture] = []
-    for i, entry in enumerate(data):
-        if not isinstance(entry, dict) or not {"id", "args", "expected"} <= set(entry):
-            raise ToolkitError(f"{where}: fixture #{i} needs id, args and expected", slug="bad_fixture_file")
-        if entry["expected"] not in EXPECTED:
-            raise ToolkitError(
-                f"{where}: fixture {entry['id']!r} expects {entry['expected']!r}; use one of {', '.join(EXPECTED)}",
-                slug="bad_fixture_file",
-            )
-        family = str(entry.get("family", "user"))
-        out.append(Fixture(str(entry["id"]), family, entry["args"], entry["expected"], str(entry.get("why", ""))))
-    return out
