@@ -2,9 +2,16 @@
 
 JSON Schema says a pattern is an ECMA-262 (JavaScript) regular expression, searched anywhere in the string.
 Python's ``re`` reads another dialect: it cannot compile ``\\p{L}``, ``(?<n>x)``, ``\\cJ`` or ``[^]``, and it
-gives ``\\s``, ``\\S``, ``.`` and ``$`` other meanings. So patterns are compiled by
-`corvus-regex-ecma262 <https://pypi.org/project/corvus-regex-ecma262/>`_, a Rust engine with the grammar and
-the answers of JavaScript's ``RegExp``, and never by ``re``.
+gives ``\\s``, ``\\S``, ``.`` and ``$`` other meanings. It is never used here. Two engines are:
+
+* `corvus-regex-ecma262 <https://pypi.org/project/corvus-regex-ecma262/>`_, a Rust engine with the grammar and
+  the answers of JavaScript's ``RegExp``, compiles every pattern (so it decides what is valid) and answers
+  every search on a string shorter than :data:`LINEAR_FROM` characters;
+* RE2 (``google-re2``), which matches in time linear in the string, answers longer strings, for a pattern
+  whose every construct RE2 has: it gets a translation that spells out what ECMA-262 means (``\\s`` as
+  ECMA-262's spaces, ``.`` without line terminators, ``$`` as the end of the string, ``\\w`` and ``\\d`` as
+  ASCII). The ECMA engine alone, though fast, backtracks on some patterns: a real URL pattern needs 3 s on
+  10,000 characters there and 0.1 ms in RE2 (``benchmarks/bench_patterns.py``).
 
 Decisions worth knowing:
 
@@ -16,15 +23,16 @@ Decisions worth knowing:
   says which grammar read it.
 * **Refused patterns.** A pattern that neither grammar accepts raises :class:`~toolkit.SchemaError` with slug
   ``bad_pattern``, naming the pattern and the engine's reason.
-* **Bounded time.** The engine matches in time proportional to the text for most patterns (every pattern of
-  the OpenAPI corpus); patterns with backreferences or nested counted repetitions (``(?:a{1,30}){1,30}b``)
-  backtrack, exponentially in the worst case, and no cap on the input length bounds that (40 characters are
-  enough). Each search therefore has a time limit (:data:`MATCH_TIME_LIMIT`, which also caps the engine's
+* **Bounded time.** Lookarounds, backreferences, ``\\p{...}``, patterns only Annex B reads and repetition
+  counts over 1,000 stay with the ECMA engine, which backtracks on some of them, exponentially in the worst
+  case (``(?:a{1,30}){1,30}b`` on 40 characters), so that no cap on the length of the string would bound
+  them. Each search there has a time limit (:data:`MATCH_TIME_LIMIT`, which also caps the engine's
   backtracking memory); a search that reaches it raises :class:`PatternLimitError` (slug
   ``pattern_too_slow``) instead of hanging.
 
 Every difference from ``new RegExp(pattern, "u")`` with the Annex B fallback is in :data:`DIFFERENCES`; the
-tests compare this module with Node.js over every pattern of the corpus.
+tests compare this module, and the RE2 translation on its own, with Node.js over every pattern of the OpenAPI
+corpus and the cases where dialects part ways.
 """
 
 from __future__ import annotations
@@ -35,31 +43,31 @@ from dataclasses import dataclass, field
 from typing import Final
 
 import corvus_regex_ecma262 as _engine
+import re2 as _re2
 
 from toolkit._exceptions import SchemaError
 
-__all__ = ["DIFFERENCES", "MATCH_TIME_LIMIT", "Pattern", "PatternLimitError", "compile_pattern"]
+__all__ = ["DIFFERENCES", "LINEAR_FROM", "MATCH_TIME_LIMIT", "Pattern", "PatternLimitError", "compile_pattern"]
 
 MATCH_TIME_LIMIT: Final = 1.0
-"""Seconds one search may take. The slowest corpus pattern needs milliseconds on 10,000 characters."""
+"""Seconds one search in the ECMA engine may take; the slowest corpus pattern needs milliseconds there."""
+LINEAR_FROM: Final = 256
+"""Strings this long go to RE2 when the pattern translates (a search in the ECMA engine costs less below)."""
 
-DIFFERENCES: Final = (
-    (
-        "a pattern the u grammar refuses that holds a \\p or \\P escape is refused (bad_pattern)",
-        "the Annex B grammar would read a misspelt property such as \\p{Lettr}, or \\pL as other dialects "
-        "write it, as the literal text 'p{Lettr}' or 'pL': a silent change of meaning nobody intends",
-    ),
-    (
-        f"a search that runs longer than {MATCH_TIME_LIMIT:g} s raises PatternLimitError",
-        "JavaScript backtracks for as long as it takes; a validator must answer",
-    ),
-    (
-        f"a pattern longer than {_engine.MAX_PATTERN_LENGTH:,} characters or nested deeper than "
-        f"{_engine.MAX_NESTING} groups is refused (bad_pattern)",
-        "the engine's size limits; JavaScript engines have limits of their own",
-    ),
-)
-"""Where this module answers differently from JavaScript on purpose: (what, why) pairs."""
+DIFFERENCES: Final = {
+    "property_escape": "a pattern the u grammar refuses that holds a \\p or \\P escape is refused (bad_pattern), "
+    "where JavaScript falls back to the Annex B grammar and reads a misspelt property such as \\p{Lettr}, or "
+    "\\pL as other dialects write it, as the literal text 'p{Lettr}' or 'pL': a change of meaning nobody intends",
+    "time_limit": f"a search in the ECMA engine that runs longer than {MATCH_TIME_LIMIT:g} s raises "
+    "PatternLimitError (pattern_too_slow), where JavaScript backtracks for as long as it takes: a validator "
+    "must answer",
+    "engine_limits": f"a pattern longer than {_engine.MAX_PATTERN_LENGTH:,} characters or with groups nested "
+    f"deeper than {_engine.MAX_NESTING} is refused (bad_pattern): the engine's size limits (JavaScript engines "
+    "have limits of their own)",
+    "es2025": "ECMAScript 2025 syntax compiles: modifier groups such as (?i:ab) and a group name repeated in "
+    "alternatives; older JavaScript engines, such as Node.js 20's, refuse it",
+}
+"""Where this module answers differently from JavaScript (Node.js 20) on purpose, and why."""
 
 _UNICODE_PROPERTY = re.compile(r"(?<!\\)(?:\\\\)*\\[pP]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -83,12 +91,23 @@ class Pattern:
     """``"u"``, or ``""`` for a pattern that only the Annex B grammar reads."""
     time_limit: float
     _regex: _engine.Regex = field(repr=False, compare=False)
+    _linear: _re2._Regexp | None = field(repr=False, compare=False)
+
+    @property
+    def linear(self) -> bool:
+        """Whether strings from :data:`LINEAR_FROM` characters on are searched in linear time (by RE2)."""
+        return self._linear is not None
 
     def search(self, text: str) -> bool:
         """True when the pattern matches anywhere in ``text`` (JSON Schema searches, it does not anchor).
 
-        Raises :class:`PatternLimitError` when the search reaches :attr:`time_limit`.
+        Raises :class:`PatternLimitError` when a search in the ECMA engine reaches :attr:`time_limit`.
         """
+        if self._linear is not None and len(text) >= LINEAR_FROM:
+            try:
+                return self._linear.search(text) is not None
+            except UnicodeEncodeError:  # a lone surrogate, which RE2's UTF-8 cannot hold
+                pass
         try:
             return self._regex.test(text)
         except _engine.MatchLimitError:
@@ -116,13 +135,15 @@ def _compile(pattern: str, time_limit: float) -> Pattern:
     reason: str | None = None
     if not annex_b_only:
         try:
-            return Pattern(pattern, "u", time_limit, _engine.compile(source, "u", timeout=time_limit))
+            regex = _engine.compile(source, "u", timeout=time_limit)
         except _engine.error as exc:
             if exc.kind != "pattern" or _UNICODE_PROPERTY.search(pattern):
                 raise _refused(pattern, exc) from None
             reason = _reason(exc)
+        else:
+            return Pattern(pattern, "u", time_limit, regex, _linear_twin(source))
     try:
-        return Pattern(pattern, "", time_limit, _engine.compile(source, "", timeout=time_limit))
+        return Pattern(pattern, "", time_limit, _engine.compile(source, "", timeout=time_limit), None)
     except _engine.error as exc:
         raise _refused(pattern, exc, reason) from None
 
@@ -160,3 +181,157 @@ def _refused(pattern: str, exc: _engine.error, u_reason: str | None = None) -> S
         "as JavaScript's new RegExp(pattern, 'u') does; fix the pattern or remove it",
         slug="bad_pattern",
     )
+
+
+# --- The RE2 twin: a u-mode pattern (already valid) spelt so that RE2 gives ECMA-262's answers ---------------
+
+_Ranges = list[tuple[int, int]]
+_TOP = 0x10FFFF
+_DIGIT: _Ranges = [(0x30, 0x39)]
+_WORD: _Ranges = [(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]
+# WhiteSpace (TAB, VT, FF, ZWNBSP and the Zs category) and LineTerminator, as \s reads them.
+_SPACE: _Ranges = [(0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A)]
+_SPACE += [(0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF)]
+_LINE_TERMINATORS: _Ranges = [(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)]
+_CONTROL = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
+_RE2_OPTIONS = _re2.Options()
+_RE2_OPTIONS.log_errors = False
+_RE2_OPTIONS.never_capture = True
+
+
+class _Untranslatable(Exception):
+    """A construct RE2 does not have (lookaround, backreference, property, surrogate, count over 1,000)."""
+
+
+def _linear_twin(source: str) -> _re2._Regexp | None:
+    try:
+        return _re2.compile(_to_re2(source), _RE2_OPTIONS)
+    except (_Untranslatable, _re2.error):
+        return None
+
+
+def _to_re2(source: str) -> str:
+    """RE2 syntax with ECMA-262's meaning for a pattern the u grammar accepts; raises :class:`_Untranslatable`."""
+    out: list[str] = []
+    i = 0
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            piece, i = _atom_escape(source, i + 1)
+        elif char == "[":
+            ranges, i = _class(source, i + 1)
+            piece = _set(ranges)
+        elif char == "(":
+            piece, i = _group(source, i)
+        elif char == "{":
+            end = source.index("}", i)
+            if any(int(n) > 1000 for n in source[i + 1 : end].split(",") if n):
+                raise _Untranslatable("a repetition count over 1,000")
+            piece, i = source[i : end + 1], end + 1
+        else:
+            piece, i = _plain(char), i + 1
+        out.append(piece)
+    return "".join(out)
+
+
+def _plain(char: str) -> str:
+    if char in ")|*+?":
+        return char
+    return {"^": r"\A", "$": r"\z", ".": _set(_complement(_LINE_TERMINATORS))}.get(char) or _literal(ord(char))
+
+
+def _group(source: str, i: int) -> tuple[str, int]:
+    if source.startswith("(?:", i):
+        return "(?:", i + 3
+    if source.startswith("(?<", i) and source[i + 3] not in "=!":
+        return "(?:", source.index(">", i) + 1
+    if source.startswith("(?", i):
+        raise _Untranslatable("a lookaround or a modifier group")
+    return "(?:", i + 1
+
+
+def _atom_escape(source: str, i: int) -> tuple[str, int]:
+    char = source[i]
+    if char == "b":
+        return r"\b", i + 1
+    if char in "BpPk123456789":
+        # RE2 finds \B between the bytes of one UTF-8 character too, where no ECMA-262 position is.
+        raise _Untranslatable("\\B, a property escape or a backreference")
+    ranges, i = _class_escape(source, i)
+    return _set(ranges), i
+
+
+def _class_escape(source: str, i: int) -> tuple[_Ranges, int]:
+    """One escape after its backslash, as code point ranges: a class escape or one character."""
+    char = source[i]
+    sets = {"d": _DIGIT, "w": _WORD, "s": _SPACE}
+    if char.lower() in sets:
+        ranges = sets[char.lower()]
+        return (_complement(ranges) if char.isupper() else ranges), i + 1
+    if char in "pP":
+        raise _Untranslatable("a property escape")
+    code, i = _character_escape(source, i)
+    return [(code, code)], i
+
+
+def _character_escape(source: str, i: int) -> tuple[int, int]:
+    char = source[i]
+    if char in _CONTROL:
+        return _CONTROL[char], i + 1
+    if char == "c":
+        return ord(source[i + 1]) % 32, i + 2
+    if char == "0":
+        return 0, i + 1
+    if char == "x":
+        return int(source[i + 1 : i + 3], 16), i + 3
+    if char == "u":
+        if source[i + 1] == "{":
+            end = source.index("}", i)
+            code, i = int(source[i + 2 : end], 16), end + 1
+        else:
+            code, i = int(source[i + 1 : i + 5], 16), i + 5
+        if 0xD800 <= code <= 0xDFFF:
+            raise _Untranslatable("a surrogate escape")
+        return code, i
+    return ord(char), i + 1  # an identity escape: a syntax character, "/" or, in a class, "-"
+
+
+def _class(source: str, i: int) -> tuple[_Ranges, int]:
+    negated = source[i] == "^"
+    i += negated
+    ranges: _Ranges = []
+    while source[i] != "]":
+        low, i = _class_atom(source, i)
+        if source[i] == "-" and source[i + 1] != "]" and len(low) == 1 and low[0][0] == low[0][1]:
+            high, i = _class_atom(source, i + 1)
+            ranges.append((low[0][0], high[0][1]))
+        else:
+            ranges += low
+    return (_complement(ranges) if negated else ranges), i + 1
+
+
+def _class_atom(source: str, i: int) -> tuple[_Ranges, int]:
+    if source[i] != "\\":
+        return [(ord(source[i]), ord(source[i]))], i + 1
+    if source[i + 1] == "b":
+        return [(0x08, 0x08)], i + 2
+    return _class_escape(source, i + 1)
+
+
+def _complement(ranges: _Ranges) -> _Ranges:
+    out, start = [], 0
+    for low, high in sorted(ranges):
+        if low > start:
+            out.append((start, low - 1))
+        start = max(start, high + 1)
+    return [*out, (start, _TOP)] if start <= _TOP else out
+
+
+def _set(ranges: _Ranges) -> str:
+    if not ranges:
+        return rf"[^\x00-\x{{{_TOP:X}}}]"
+    return "[" + "".join(_literal(lo) if lo == hi else f"{_literal(lo)}-{_literal(hi)}" for lo, hi in ranges) + "]"
+
+
+def _literal(code: int) -> str:
+    return chr(code) if chr(code).isascii() and chr(code).isalnum() else f"\\x{{{code:X}}}"
