@@ -2,16 +2,17 @@
 
 JSON Schema says a pattern is an ECMA-262 (JavaScript) regular expression, searched anywhere in the string.
 Python's ``re`` reads another dialect: it cannot compile ``\\p{L}``, ``(?<n>x)``, ``\\cJ`` or ``[^]``, and it
-gives ``\\s``, ``\\S``, ``.`` and ``$`` other meanings. It is never used here. Two engines are:
+gives ``\\s``, ``\\S``, ``.`` and ``$`` other meanings, so it never reads a pattern here. Two engines do:
 
 * `corvus-regex-ecma262 <https://pypi.org/project/corvus-regex-ecma262/>`_, a Rust engine with the grammar and
   the answers of JavaScript's ``RegExp``, compiles every pattern (so it decides what is valid) and answers
-  every search on a string shorter than :data:`LINEAR_FROM` characters;
-* RE2 (``google-re2``), which matches in time linear in the string, answers longer strings, for a pattern
-  whose every construct RE2 has: it gets a translation that spells out what ECMA-262 means (``\\s`` as
-  ECMA-262's spaces, ``.`` without line terminators, ``$`` as the end of the string, ``\\w`` and ``\\d`` as
-  ASCII). The ECMA engine alone, though fast, backtracks on some patterns: a real URL pattern needs 3 s on
-  10,000 characters there and 0.1 ms in RE2 (``benchmarks/bench_patterns.py``).
+  searches on strings shorter than :data:`LINEAR_FROM` characters;
+* RE2 (``google-re2``), which matches in time linear in the string, answers longer strings (and shorter ones
+  the ECMA engine has not answered within :data:`QUICK_LIMIT`), for a pattern whose every construct RE2 has:
+  its twin is a translation that spells out what ECMA-262 means (``\\s`` as ECMA-262's spaces, ``.`` without
+  line terminators, ``$`` as the end of the string, ``\\w`` and ``\\d`` as ASCII). The ECMA engine alone, though
+  fast, backtracks on some patterns: a real URL pattern needs seconds on 10,000 characters there and
+  microseconds in RE2 (``benchmarks/bench_patterns.py``).
 
 Decisions worth knowing:
 
@@ -23,12 +24,12 @@ Decisions worth knowing:
   says which grammar read it.
 * **Refused patterns.** A pattern that neither grammar accepts raises :class:`~toolkit.SchemaError` with slug
   ``bad_pattern``, naming the pattern and the engine's reason.
-* **Bounded time.** Lookarounds, backreferences, ``\\p{...}``, patterns only Annex B reads and repetition
-  counts over 1,000 stay with the ECMA engine, which backtracks on some of them, exponentially in the worst
-  case (``(?:a{1,30}){1,30}b`` on 40 characters), so that no cap on the length of the string would bound
-  them. Each search there has a time limit (:data:`MATCH_TIME_LIMIT`, which also caps the engine's
-  backtracking memory); a search that reaches it raises :class:`PatternLimitError` (slug
-  ``pattern_too_slow``) instead of hanging.
+* **Bounded time.** Patterns with lookarounds, backreferences, ``\\B``, ``\\p{...}``, surrogate escapes or
+  repetition counts over 1,000, and patterns only Annex B reads, have no twin and stay with the ECMA engine,
+  which backtracks on some of them, exponentially in the worst case (``^(a*)*\\1$`` on 40 characters), so
+  that no cap on the length of the string would bound them. Each search there has a time limit
+  (:data:`MATCH_TIME_LIMIT`, which also caps the engine's backtracking memory); a search that reaches it
+  raises :class:`PatternLimitError` (slug ``pattern_too_slow``) instead of hanging.
 
 Every difference from ``new RegExp(pattern, "u")`` with the Annex B fallback is in :data:`DIFFERENCES`; the
 tests compare this module, and the RE2 translation on its own, with Node.js over every pattern of the OpenAPI
@@ -47,12 +48,22 @@ import re2 as _re2
 
 from toolkit._exceptions import SchemaError
 
-__all__ = ["DIFFERENCES", "LINEAR_FROM", "MATCH_TIME_LIMIT", "Pattern", "PatternLimitError", "compile_pattern"]
+__all__ = [
+    "DIFFERENCES",
+    "LINEAR_FROM",
+    "MATCH_TIME_LIMIT",
+    "QUICK_LIMIT",
+    "Pattern",
+    "PatternLimitError",
+    "compile_pattern",
+]
 
 MATCH_TIME_LIMIT: Final = 1.0
 """Seconds one search in the ECMA engine may take; the slowest corpus pattern needs milliseconds there."""
 LINEAR_FROM: Final = 256
 """Strings this long go to RE2 when the pattern translates (a search in the ECMA engine costs less below)."""
+QUICK_LIMIT: Final = 0.01
+"""Seconds the ECMA engine has for a shorter string before the RE2 twin, when there is one, answers it."""
 
 DIFFERENCES: Final = {
     "property_escape": "a pattern the u grammar refuses that holds a \\p or \\P escape is refused (bad_pattern), "
@@ -91,31 +102,53 @@ class Pattern:
     """``"u"``, or ``""`` for a pattern that only the Annex B grammar reads."""
     time_limit: float
     _regex: _engine.Regex = field(repr=False, compare=False)
-    _linear: _re2._Regexp | None = field(repr=False, compare=False)
+    _u_source: str | None = field(repr=False, compare=False)
+    """What the ECMA engine compiled with the u flag, which the RE2 twin translates (on first use)."""
 
     @property
     def linear(self) -> bool:
-        """Whether strings from :data:`LINEAR_FROM` characters on are searched in linear time (by RE2)."""
-        return self._linear is not None
+        """Whether the pattern has an RE2 twin, which answers in time linear in the string."""
+        return self._twin() is not None
 
     def search(self, text: str) -> bool:
         """True when the pattern matches anywhere in ``text`` (JSON Schema searches, it does not anchor).
 
-        Raises :class:`PatternLimitError` when a search in the ECMA engine reaches :attr:`time_limit`.
+        Strings from :data:`LINEAR_FROM` characters on go to the RE2 twin when there is one, and so does a
+        shorter string that the ECMA engine has not answered within :data:`QUICK_LIMIT` (the two give the same
+        answers). Without a twin the ECMA engine has :attr:`time_limit`; then :class:`PatternLimitError`.
         """
-        if self._linear is not None and len(text) >= LINEAR_FROM:
-            try:
-                return self._linear.search(text) is not None
-            except UnicodeEncodeError:  # a lone surrogate, which RE2's UTF-8 cannot hold
-                pass
+        if len(text) >= LINEAR_FROM and (answer := self._linear_search(text)) is not None:
+            return answer
         try:
-            return self._regex.test(text)
+            return self._regex.test(text)  # within QUICK_LIMIT for a pattern that may have a twin
         except _engine.MatchLimitError:
-            raise PatternLimitError(
-                f"the pattern {_shown(self.source)} did not finish on a {len(text):,}-character string within "
-                f"{self.time_limit:g} s: it backtracks (a backreference or a nested counted repetition); rewrite "
-                "it so that each character can be matched only one way, or cap the string with maxLength"
-            ) from None
+            pass
+        if self._regex.timeout is not None and self._regex.timeout < self.time_limit:
+            if (answer := self._linear_search(text)) is not None:
+                return answer
+            try:
+                return self._regex.test(text, timeout=self.time_limit)
+            except _engine.MatchLimitError:
+                pass
+        raise self._limit_error(text)
+
+    def _twin(self) -> _re2._Regexp | None:
+        return None if self._u_source is None else _linear_twin(self._u_source)
+
+    def _linear_search(self, text: str) -> bool | None:
+        """The twin's answer, or None without a twin or for a lone surrogate (which RE2's UTF-8 cannot hold)."""
+        twin = self._twin()
+        try:
+            return None if twin is None else twin.search(text) is not None
+        except UnicodeEncodeError:
+            return None
+
+    def _limit_error(self, text: str) -> PatternLimitError:
+        return PatternLimitError(
+            f"the pattern {_shown(self.source)} did not finish on a {len(text):,}-character string within "
+            f"{self.time_limit:g} s: it backtracks (a backreference or a nested counted repetition); rewrite "
+            "it so that each character can be matched only one way, or cap the string with maxLength"
+        )
 
 
 def compile_pattern(pattern: str, *, time_limit: float = MATCH_TIME_LIMIT) -> Pattern:
@@ -135,13 +168,13 @@ def _compile(pattern: str, time_limit: float) -> Pattern:
     reason: str | None = None
     if not annex_b_only:
         try:
-            regex = _engine.compile(source, "u", timeout=time_limit)
+            regex = _engine.compile(source, "u", timeout=min(QUICK_LIMIT, time_limit))
         except _engine.error as exc:
             if exc.kind != "pattern" or _UNICODE_PROPERTY.search(pattern):
                 raise _refused(pattern, exc) from None
             reason = _reason(exc)
         else:
-            return Pattern(pattern, "u", time_limit, regex, _linear_twin(source))
+            return Pattern(pattern, "u", time_limit, regex, source)
     try:
         return Pattern(pattern, "", time_limit, _engine.compile(source, "", timeout=time_limit), None)
     except _engine.error as exc:
@@ -203,6 +236,7 @@ class _Untranslatable(Exception):
     """A construct RE2 does not have (lookaround, backreference, property, surrogate, count over 1,000)."""
 
 
+@functools.lru_cache(maxsize=4096)
 def _linear_twin(source: str) -> _re2._Regexp | None:
     try:
         return _re2.compile(_to_re2(source), _RE2_OPTIONS)
