@@ -113,10 +113,9 @@ def _check_dialect(dialect: str) -> None:
     from toolkit._exceptions import SchemaError
     from toolkit._lowering import DIALECTS
 
-    if dialect not in DIALECTS:
-        raise SchemaError(
-            f"unknown dialect {dialect!r}; use one of {', '.join(sorted(DIALECTS))}", slug="unknown_dialect"
-        )
+    if not isinstance(dialect, str) or dialect not in DIALECTS:
+        shown = repr(dialect)[:80] if isinstance(dialect, str) else f"of type {type(dialect).__name__}"
+        raise SchemaError(f"unknown dialect {shown}; use one of {', '.join(sorted(DIALECTS))}", slug="unknown_dialect")
 
 
 def _name_all(
@@ -203,9 +202,19 @@ def _description(candidate: Candidate) -> str:
 def _domain(candidate: Candidate) -> tuple[Any, ...]:
     if not candidate.options.domain:
         return ()
+    from toolkit._exceptions import SpecError, ToolkitError
     from toolkit._validation import domain_rules
 
-    return domain_rules(candidate.options.domain)
+    try:
+        return domain_rules(candidate.options.domain)
+    except ToolkitError:
+        raise
+    except Exception as exc:  # the validator could not compile a rule's schema: still a mistake in the overrides
+        raise SpecError(
+            f"overrides for {candidate.operation_id!r}: a domain rule cannot be compiled ({type(exc).__name__}: "
+            f"{str(exc)[:200]}); give each rule a field, a valid JSON Schema, a problem and an expected text",
+            slug="bad_overrides",
+        ) from None
 
 
 def _credentials(root: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
