@@ -87,7 +87,14 @@ class Resolver:
         try:
             return self._general.lookup(ref).contents
         except Unresolvable:
-            raise Refusal("dangling_ref", f"$ref {ref!r} points nowhere in this document") from None
+            raise Refusal("dangling_ref", f"$ref {ref[:200]!r} points nowhere in this document") from None
+        except RecursionError:
+            raise
+        except Exception as exc:  # the library meets a malformed document (a list index that is no number,
+            # a schema keyword holding a string while it looks for anchors): the reference cannot lead anywhere
+            raise Refusal(
+                "dangling_ref", f"$ref {ref[:200]!r} cannot be followed: {type(exc).__name__} in the document"
+            ) from None
 
     def deref(self, obj: Any) -> Any:
         """Follow a chain of ``$ref`` objects (not schemas) to the object at its end."""
@@ -188,7 +195,13 @@ def _plain_pointer(root: Any, ref: str) -> Any:
         token = token.replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and token in node:
             node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        elif (
+            isinstance(node, list)
+            and token.isascii()
+            and token.isdigit()
+            and len(token) < 19
+            and int(token) < len(node)
+        ):
             node = node[int(token)]
         else:
             return _MISSING
