@@ -459,6 +459,16 @@ def tagged_values(text: str, suffix: str, rng: random.Random) -> str | bytes:
     return text
 
 
+def deep_text(text: str, suffix: str, rng: random.Random) -> str | bytes:
+    """A value nested 10^5 deep, written out: ``[[[...]]]`` or ``{"a": {"a": ...}}`` in JSON or YAML flow style."""
+    depth = rng.choice([DEEP, 1100, 990])
+    value = "[" * depth + "]" * depth if rng.random() < 0.5 else '{"a": ' * depth + "1" + "}" * depth
+    if suffix == ".yaml" and text and not text.startswith(("{", "[")):
+        return text + f"x-deep: {value}\n"
+    at = text.find("{")
+    return text[: at + 1] + f'"x-deep": {value}, ' + text[at + 1 :] if at >= 0 else value
+
+
 def truncate(text: str, suffix: str, rng: random.Random) -> str | bytes:
     return text[: rng.randrange(len(text) + 1)]
 
@@ -482,6 +492,7 @@ TEXT_MUTATORS: list[tuple[str, TextMutator]] = [
     ("huge_literal", huge_literal),
     ("yaml_extras", yaml_extras),
     ("tagged_values", tagged_values),
+    ("deep_text", deep_text),
     ("truncate", truncate),
     ("flip", flip),
     ("control_chars", control_chars),
