@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from openapi_mutators import TEXT_MUTATORS, TREE_MUTATORS, odd_arguments, odd_overrides, odd_source, opt_in
+from openapi_mutators import TREE_MUTATORS, odd_arguments, odd_overrides, odd_source, opt_in
+from openapi_text_mutators import TEXT_MUTATORS
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("TOOLKIT_OPENAPI_CORPUS") or REPO.parent / "shared" / "corpus" / "openapi")
