@@ -92,7 +92,7 @@ _NARROWING = frozenset({"enum", "const", "$ref", "anyOf", "oneOf", "allOf"})
 _ANCHOR = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 _BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _BAD_TILDE = re.compile(r"~(?![01])")
-_INDEX = re.compile(r"0|[1-9][0-9]*")
+_INDEX = re.compile(r"0|[1-9][0-9]{0,17}")  # an index no list can reach is not read as a number
 
 
 class _Parsed(NamedTuple):

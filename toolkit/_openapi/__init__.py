@@ -113,10 +113,9 @@ def summarise(toolset: Toolset) -> dict[str, Any]:
 # -- steps -------------------------------------------------------------------------------------------------
 def _check_dialect(dialect: str) -> None:
     """An unknown dialect is a misuse: raise once here, rather than refusing every operation."""
-    if dialect not in DIALECTS:
-        raise SchemaError(
-            f"unknown dialect {dialect!r}; use one of {', '.join(sorted(DIALECTS))}", slug="unknown_dialect"
-        )
+    if not isinstance(dialect, str) or dialect not in DIALECTS:
+        shown = repr(dialect)[:80] if isinstance(dialect, str) else f"of type {type(dialect).__name__}"
+        raise SchemaError(f"unknown dialect {shown}; use one of {', '.join(sorted(DIALECTS))}", slug="unknown_dialect")
 
 
 def _name_all(

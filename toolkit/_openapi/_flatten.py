@@ -137,7 +137,7 @@ def _parameters(candidate: Candidate, ctx: SpecContext) -> list[Mapping[str, Any
             parameter = ctx.resolver.deref(raw)
             if not isinstance(parameter, dict) or not isinstance(parameter.get("name"), str):
                 raise Refusal("bad_parameter", "a parameter has no name (or is not an object)")
-            if parameter.get("in") not in _LOCATIONS:
+            if not isinstance(parameter.get("in"), str) or parameter["in"] not in _LOCATIONS:
                 raise Refusal("bad_parameter", f"parameter {parameter['name']!r} has no valid `in`")
             merged[(parameter["in"], parameter["name"])] = parameter
     return list(merged.values())

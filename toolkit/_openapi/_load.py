@@ -3,8 +3,10 @@
 Safety rules: YAML is parsed with the safe loader only (no arbitrary tags), alias expansion is bounded (the
 expanded size of the node graph is measured before anything is constructed, so a "billion laughs" document
 is refused in milliseconds), recursive aliases are refused, integer and boolean mapping keys keep their
-source text (``200`` → ``"200"``), and YAML dates stay strings. Documents over :data:`MAX_BYTES` and nesting
-deeper than the parser can follow are refused with a :class:`~toolkit.SpecError`.
+source text (``200`` → ``"200"``), and YAML dates stay strings. Documents over :data:`MAX_BYTES`, nesting
+deeper than the parser can follow and integers longer than 4,000 digits are refused with a
+:class:`~toolkit.SpecError`. A dict source is walked once before anything reads it (:mod:`._plain`): it must
+hold what JSON text can, with no object cycles.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._exceptions import SpecError
+from toolkit._openapi._plain import check_int_literal, plain_document
 
 try:  # optional: about twice as fast as the standard parser on large descriptions
     import orjson
@@ -74,9 +77,15 @@ def _parse_json(text: str | bytes) -> Any:
         except orjson.JSONDecodeError:
             pass  # also NaN or integers beyond 64 bits, which the standard parser accepts
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_int)
     except (json.JSONDecodeError, UnicodeDecodeError):
         return _NOT_JSON
+
+
+def _int(literal: str) -> int:
+    """An integer literal on the standard parser's path (orjson reads those up to 64 bits)."""
+    check_int_literal(literal)
+    return int(literal)
 
 
 # -- sources -----------------------------------------------------------------------------------------------
@@ -87,14 +96,12 @@ def _looks_like_path(source: str) -> bool:
 def _read(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> tuple[Any, str, str | None]:
     """Return (parsed value, sha256 of the bytes, path or None)."""
     if isinstance(source, Mapping):
-        text = json.dumps(source, sort_keys=True, default=str)
-        value = source if isinstance(source, dict) else json.loads(text)  # plain dicts all the way down
+        value = plain_document(source)
+        text = json.dumps(value, sort_keys=True)
         return value, hashlib.sha256(text.encode()).hexdigest(), None
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
         path = Path(source)
-        if not path.is_file():
-            raise SpecError(f"no OpenAPI file at {str(path)!r}; pass a path, the text, or a dict", slug="not_found")
-        data = path.read_bytes()
+        data = _read_file(path)
         from toolkit._openapi._pin import verify_pinned
 
         verify_pinned(path, data)
@@ -102,11 +109,28 @@ def _read(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> tuple[A
     if isinstance(source, bytes):
         return parse_text(_strip_bom(source)), hashlib.sha256(source).hexdigest(), None
     if isinstance(source, str):
-        return parse_text(source), hashlib.sha256(source.encode()).hexdigest(), None
+        try:
+            data = source.encode()
+        except UnicodeEncodeError as exc:
+            raise SpecError(
+                f"the text holds {exc.object[exc.start : exc.end]!r} at character {exc.start}, a lone surrogate "
+                "that is not Unicode text; fix the text (or pass the file's bytes)",
+                slug="parse_error",
+            ) from None
+        return parse_text(source), hashlib.sha256(data).hexdigest(), None
     raise SpecError(
         f"cannot read an OpenAPI document from a {type(source).__name__}; pass text, a path or a dict",
         slug="bad_source",
     )
+
+
+def _read_file(path: Path) -> bytes:
+    try:
+        if path.is_file():
+            return path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"cannot read {str(path)[:200]!r}: {exc.strerror or exc}", slug="not_found") from None
+    raise SpecError(f"no OpenAPI file at {str(path)[:200]!r}; pass a path, the text, or a dict", slug="not_found")
 
 
 def _strip_bom(data: bytes) -> bytes:

@@ -42,8 +42,9 @@ def snake_case(text: str) -> str:
 def check_namespace(namespace: str) -> str:
     """Validate the namespace (a programming error when wrong, so it raises)."""
     if not isinstance(namespace, str) or (namespace and not _NAME_OK.fullmatch(namespace)):
+        shown = repr(namespace)[:80] if isinstance(namespace, str) else f"of type {type(namespace).__name__}"
         raise NamingError(
-            f"namespace {namespace!r} must start with a letter or '_' and use only letters, digits, '_', '.', "
+            f"namespace {shown} must start with a letter or '_' and use only letters, digits, '_', '.', "
             "':' or '-' (for example 'orders')",
             slug="bad_namespace",
         )

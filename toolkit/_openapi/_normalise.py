@@ -165,6 +165,8 @@ def _schema_list(key: str, value: Any, walk: Walk, pointer: str, depth: int, *, 
 def _type(value: Any, pointer: str) -> Any:
     names = value if isinstance(value, list) else [value]
     for name in names:
+        if not isinstance(name, str):
+            raise Refusal("unsupported_schema", f"type at {pointer or '/'} holds a {type(name).__name__}, not a name")
         if name == "file":
             raise Refusal("binary_body", f"the schema at {pointer or '/'} is a Swagger file upload")
         if name not in JSON_TYPES:

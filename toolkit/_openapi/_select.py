@@ -17,6 +17,7 @@ from typing import Any
 from toolkit._contract import Policy
 from toolkit._exceptions import SpecError
 from toolkit._openapi._load import HTTP_METHODS
+from toolkit._openapi._plain import plain_document
 from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import Refusal, RefusalSlug
 from toolkit._tool import Rejection
@@ -71,10 +72,25 @@ def load_overrides(overrides: Any) -> dict[str, Options]:
         from toolkit._openapi._load import parse_text
 
         is_path = isinstance(overrides, os.PathLike) or _is_file(overrides)
-        overrides = parse_text(Path(overrides).read_text(encoding="utf-8") if is_path else str(overrides))
+        overrides = parse_text(_read_overrides(Path(overrides)) if is_path else str(overrides))
     if not isinstance(overrides, Mapping):
         raise SpecError("overrides must map operationIds to options (or to true)", slug="bad_overrides")
+    try:
+        overrides = plain_document(overrides)  # what JSON can hold: no cycles, huge ints, raising objects
+    except SpecError as exc:
+        raise SpecError(f"overrides: {exc.message}", slug="bad_overrides") from None
     return {str(op_id): _options(value, f"overrides[{op_id!r}]") for op_id, value in overrides.items()}
+
+
+def _read_overrides(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"cannot read the overrides file {str(path)[:200]!r}: {exc}", slug="bad_overrides") from None
+
+
+def _shown(value: Any) -> str:
+    return repr(value)[:80] if isinstance(value, str) else f"a {type(value).__name__}"
 
 
 def _is_file(text: str) -> bool:
@@ -179,8 +195,8 @@ def select_operations(
     include_deprecated: bool,
 ) -> Selection:
     """Pick the operations to build, and refuse duplicates and deprecated ones up front."""
-    if select not in ("extension", "all"):
-        raise SpecError(f"select={select!r}: use 'extension' (opted-in operations) or 'all'", slug="bad_select")
+    if not isinstance(select, str) or select not in ("extension", "all"):
+        raise SpecError(f"select={_shown(select)}: use 'extension' (opted-in operations) or 'all'", slug="bad_select")
     rejected: list[Rejection] = []
     every = _operations(root, resolver, rejected)
     where: dict[str, list[str]] = {}

@@ -1,5 +1,7 @@
 """Safe YAML for OpenAPI documents: the safe loader, bounded alias expansion, keys and dates as text.
 
+Integers over 4,000 digits and the tags with no JSON form (``!!set``, ``!!omap``, ``!!pairs``) are refused.
+
 Loaded only when a document (or an overrides file) is not JSON, so JSON specs never pay for the import.
 A "billion laughs" document is refused before anything is constructed: the expanded size of the node graph
 is measured first (memoised per node, so the check itself stays linear), and recursive aliases are refused.
@@ -12,6 +14,7 @@ from typing import Any
 import yaml
 
 from toolkit._exceptions import SpecError
+from toolkit._openapi._plain import check_int_literal
 
 __all__ = ["MAX_YAML_NODES", "parse_yaml"]
 
@@ -30,6 +33,10 @@ def _construct_str(loader: yaml.SafeLoader, node: yaml.Node) -> str:
 
 
 def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    if not isinstance(node, yaml.MappingNode):
+        raise SpecError(
+            f"the YAML value at line {node.start_mark.line + 1} is tagged !!map but is not one", slug="parse_error"
+        )
     loader.flatten_mapping(node)
     out: dict[str, Any] = {}
     for key_node, value_node in node.value:
@@ -41,6 +48,35 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[
     return out
 
 
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    check_int_literal(str(node.value).replace("_", ""))  # before int() meets 5,000 digits (or 0x...)
+    return int(_construct_tagged(loader, node, "int"))
+
+
+def _construct_tagged(loader: yaml.SafeLoader, node: yaml.Node, tag: str) -> Any:
+    """A scalar read by the safe loader's own constructor for ``tag`` (int, float, bool); a value that is not one
+    (``!!float abc``) raises a bare ValueError or KeyError there, a parse error here."""
+    try:
+        return getattr(yaml.constructor.SafeConstructor, f"construct_yaml_{tag}")(loader, node)
+    except (ValueError, LookupError):
+        raise SpecError(
+            f"the YAML value at line {node.start_mark.line + 1} is tagged !!{tag} but is not one", slug="parse_error"
+        ) from None
+
+
+def _refuse_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+    raise SpecError(
+        f"the YAML tag {tag} at line {node.start_mark.line + 1} has no JSON equivalent; use a list or a map",
+        slug="parse_error",
+    )
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("tag:yaml.org,2002:float", lambda loader, node: _construct_tagged(loader, node, "float"))
+_Loader.add_constructor("tag:yaml.org,2002:bool", lambda loader, node: _construct_tagged(loader, node, "bool"))
+for _tag in ("set", "omap", "pairs"):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _refuse_tag)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _construct_str)
 _Loader.add_constructor("tag:yaml.org,2002:binary", _construct_str)
 _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)

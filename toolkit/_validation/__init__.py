@@ -145,7 +145,16 @@ def _lookup(args: Mapping[str, Any], field: str) -> tuple[bool, Any]:
 def _rule_check(rule: Mapping[str, Any]) -> DomainCheck:
     field, schema = str(rule["field"]), rule["schema"]
     problem, expected = str(rule["problem"]), str(rule["expected"])
-    check = compile_schema(schema, Options(null_as_absent=False))
+    try:
+        check = compile_schema(schema, Options(null_as_absent=False))
+    except ToolkitError:
+        raise
+    except Exception as exc:  # a schema the compiler cannot read: the rule is the author's mistake
+        raise SchemaError(
+            f"domain rule for {field!r}: its schema cannot be compiled ({type(exc).__name__}); give it a valid JSON "
+            "Schema",
+            slug="bad_domain_rule",
+        ) from None
 
     def domain_rule(args: Mapping[str, Any]) -> Iterable[FieldError]:
         present, value = _lookup(args, field)

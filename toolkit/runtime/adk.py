@@ -67,7 +67,7 @@ async def _run(tool: CallableTool, args: Mapping[str, Any], adk_context: Any) ->
 def _adapter_class() -> type[Any]:
     try:
         # google-adk is the optional `adk` extra: it loads only when an adapter is made.
-        from google.adk.tools import BaseTool
+        from google.adk.tools.base_tool import BaseTool
         from google.genai import types
     except ImportError as error:  # pragma: no cover - exercised only without the extra
         raise RuntimeConfigError(
