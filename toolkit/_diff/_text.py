@@ -52,10 +52,12 @@ def _excerpt(text: str, start: int, end: int, context: int = 24, limit: int = 80
     """The differing middle of ``text`` (common prefix ``start`` and suffix ``end`` cut), as JSON; the
     context either side starts and ends at word boundaries, so no word is cut in half."""
     begin, stop = max(0, start - context), min(len(text), len(text) - end + context)
-    if begin > 0 and " " in text[begin:start]:
-        begin = text.index(" ", begin, start) + 1
-    if stop < len(text) and " " in text[len(text) - end : stop]:
-        stop = text.rindex(" ", len(text) - end, stop)
+    if 0 < begin < start and not text[begin - 1].isspace():  # mid-word: start after the next space
+        spaces = [i for i in range(begin, start) if text[i].isspace()]
+        begin = spaces[0] + 1 if spaces else begin
+    if len(text) - end < stop < len(text) and not text[stop].isspace():  # mid-word: end at the last space
+        spaces = [i for i in range(len(text) - end, stop) if text[i].isspace()]
+        stop = spaces[-1] if spaces else stop
     middle = text[begin:stop]
     if len(middle) > limit:
         middle = shorten(middle, limit)
