@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -136,7 +137,8 @@ def test_lower_spec_op_shows_losses_and_the_declaration(capsys: pytest.CaptureFi
     code, out, _ = run(capsys, "lower", str(orders), "--op", "orders_get")
     assert code == 0
     assert "orders_get" in out
-    assert "losses" in out
+    assert "1 loss: dropped from the declaration, still enforced" in out
+    assert "additionalProperties=False" in out
 
 
 def test_lower_all_opts_in_every_operation(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
@@ -162,7 +164,85 @@ def test_lower_summary_needs_a_spec(capsys: pytest.CaptureFixture[str]) -> None:
 def test_lower_a_module_without_tools_says_to_name_a_function(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "lower", "toolkit.examples")
     assert code == 2
-    assert "module:function" in err
+    assert "[no_tools_in_module]" in err
+    assert "toolkit.examples:search_issues" in err
+
+
+LONG = (
+    "Search the issue tracker for issues whose title or body matches the query, newest first, across every "
+    "project the caller can read; closed issues are left out unless the query says state:closed."
+)
+
+
+def long_tool() -> Any:
+    import toolkit as tk
+
+    def search(query: str) -> list[str]:
+        return []
+
+    return tk.from_function(search, description=LONG, effect="read")
+
+
+def declaration_block(text: str) -> Any:
+    """The JSON block of ``lower``'s output: from the first ``{`` line to the first ``}`` line."""
+    lines = text.splitlines()
+    start = lines.index("{")
+    return json.loads("\n".join(lines[start : lines.index("}", start) + 1]))
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "pipe"])
+def test_lower_never_cuts_the_declaration(terminal: bool) -> None:
+    from rich.console import Console
+
+    from toolkit._commands import lower
+
+    tool = long_tool()
+    stream = io.StringIO()
+    console = Console(file=stream, record=True, width=40, force_terminal=terminal, soft_wrap=True, highlight=False)
+    lower._render(console, tool)
+    text = console.export_text()
+    assert declaration_block(text) == tool.declaration  # every line whole, though the console is 40 wide
+    assert f'  "description": "{LONG}",' in text.splitlines()
+    assert ("\x1b[" in stream.getvalue()) is terminal  # colours on a terminal only; a pipe gets plain JSON
+    if not terminal:
+        assert stream.getvalue() == text
+
+
+def test_lower_summary_is_a_table_of_refusals_and_losses(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    import toolkit as tk
+    from toolkit._commands import lower
+    from toolkit._openapi import summarise
+
+    spec = tmp_path / "api.yaml"
+    spec.write_text(
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /a:\n    get:\n      operationId: getA\n      description: Get A.\n"
+        "      parameters: [{name: q, in: query, schema: {type: string, pattern: '^a', examples: [aa]}}]\n"
+        "  /b:\n    get:\n      operationId: getB\n",
+        encoding="utf-8",
+    )
+    summary = summarise(tk.from_openapi(spec, "api", select="all"))
+    console = Console(record=True, width=120)
+    lower._summary_table(console, "api.yaml", summary)
+    text = console.export_text()
+    assert text.splitlines()[0].rstrip() == "api.yaml: 2 operations, 1 tool, 1 refusal"
+    rows = [tuple(cell.strip() for cell in line.split("│")[1:4]) for line in text.splitlines() if "│" in line]
+    expected = [("refused", slug, str(n)) for slug, n in summary["refusals"].items()]
+    expected += [("lost", keyword, str(n)) for keyword, n in summary["losses"].items()]
+    assert [row for row in rows if row[0]] == expected
+    assert ("refused", "missing_description", "1") in expected
+    assert "{" not in text  # a table, not JSON
+
+
+@pytest.mark.parametrize("command", ["lower", "fixtures", "golden", "diff", "generate", "demo", "reference"])
+def test_help_is_plain_text(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    assert f"toolkit {command}" in out
+    for markup in ("``", "::", ":func:", ":mod:", ":class:"):
+        assert markup not in out, markup
 
 
 # -- fixtures ----------------------------------------------------------------------------------------------
@@ -261,6 +341,47 @@ def test_golden_without_a_manifest_says_how_to_fix_it(capsys: pytest.CaptureFixt
     assert "golden.toml" in err
 
 
+@pytest.mark.parametrize("layout", ["targets", "manifest"])
+def test_golden_check_hint_is_the_command_that_accepts_the_changes(
+    capsys: pytest.CaptureFixture[str], orders: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    targets = [orders.name, "--namespace", "orders"] if layout == "targets" else []
+    if layout == "manifest":
+        Path("g1").mkdir()
+        Path("g1/golden.toml").write_text('[[spec]]\npath = "../orders.yaml"\nnamespace = "orders"\n', "utf-8")
+    assert run(capsys, "golden", "update", *targets, "--dir", "g1")[0] == 0
+    edit_spec(orders, lower_limit_maximum)
+    Path("g1/orders_stray.json").write_text("{}\n", encoding="utf-8")  # an orphan: only --prune removes it
+    code, out, _ = run(capsys, "golden", "check", *targets, "--dir", "g1")
+    assert code == 1
+    hint = re.search(r"then run `([^`]+)` to accept them", out)
+    assert hint is not None, out
+    command = shlex.split(hint.group(1))
+    assert command[:3] == ["toolkit", "golden", "update"]
+    assert "--prune" in command
+    assert run(capsys, *command[1:])[0] == 0  # the hint works as written
+    assert run(capsys, "golden", "check", *targets, "--dir", "g1")[0] == 0
+
+
+def test_golden_manifest_mistakes_name_the_manifest_and_entry(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "golden"
+    folder.mkdir()
+    (folder / "golden.toml").write_text('[[spec]]\nnamespace = "x"\n', encoding="utf-8")
+    code, _, err = run(capsys, "golden", "check", "--dir", str(folder))
+    assert code == 2
+    assert "[golden_manifest]" in err
+    assert "[[spec]] entry 1 needs `path" in err
+    (folder / "golden.toml").write_text('[[function]]\ntarget = "../tools.py:ping"\n', encoding="utf-8")
+    (tmp_path / "tools.py").write_text("def ping(host: str) -> str:\n    return host +\n", encoding="utf-8")
+    code, _, err = run(capsys, "golden", "check", "--dir", str(folder))
+    assert code == 2
+    assert "golden.toml, [[function]] entry 1: " in err  # relative to the manifest, like its spec paths
+    assert "tools.py:2: SyntaxError" in err
+
+
 # -- diff --------------------------------------------------------------------------------------------------
 
 
@@ -344,6 +465,51 @@ def test_diff_needs_two_sides(capsys: pytest.CaptureFixture[str], orders: Path) 
     code, _, err = run(capsys, "diff", str(orders))
     assert code == 2
     assert "OLD and NEW" in err
+
+
+PING = (
+    'def ping(host: str{extra}) -> str:\n    """Ping a host.\n\n    Args:\n        host: The host name.\n    """\n'
+    "    return host\n"
+)
+
+
+def test_diff_compares_two_versions_of_a_function(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolkit as tk
+
+    monkeypatch.chdir(tmp_path)
+    Path("v1.py").write_text(PING.format(extra=""), encoding="utf-8")
+    Path("v2.py").write_text(PING.format(extra=", count: int"), encoding="utf-8")
+    code, data = run_json(capsys, "diff", "v1.py:ping", "v2.py:ping")
+    assert code == 1
+    namespace: dict[str, Any] = {}
+    exec(PING.format(extra=""), namespace)  # the oracle: the library's own diff of the same two functions
+    old = tk.from_function(namespace["ping"])
+    exec(PING.format(extra=", count: int"), namespace)
+    assert data == tk.diff_declarations(old, tk.from_function(namespace["ping"])).to_dict()
+    assert [c["rule"] for c in data["changes"]] == ["required_parameter_added"]
+    code, out, _ = run(capsys, "diff", "v1.py:ping", "v2.py:ping")
+    assert "required_parameter_added" in out
+
+
+def test_diff_compares_a_function_with_its_golden_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("tools.py").write_text(PING.format(extra=""), encoding="utf-8")
+    assert run(capsys, "golden", "update", "tools.py:ping", "--dir", "g1")[0] == 0
+    assert run_json(capsys, "diff", "tools.py:ping", "--dir", "g1") == (0, run_json(capsys, "diff", "g1", "g1")[1])
+    Path("tools.py").write_text(PING.format(extra=", count: int = 3"), encoding="utf-8")
+    code, data = run_json(capsys, "diff", "tools.py:ping", "--dir", "g1")
+    assert code == 0
+    assert [c["rule"] for c in data["changes"]] == ["optional_parameter_added"]
+    code, explicit = run_json(capsys, "diff", "g1/ping.json", "tools.py:ping")
+    assert explicit == data
+    code, _, err = run(capsys, "diff", "tools.py:ping", "--dir", "g1", "--namespace", "net")
+    assert code == 2
+    assert "no golden file for tool 'net_ping'" in err
+    assert "`toolkit golden update tools.py:ping --dir g1`" in err
 
 
 # -- terminals and processes -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ The pairs live in ``tests/diff_pairs/<case>.json`` as ``{note, before, after, ex
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -252,3 +253,45 @@ def test_markdown_fits_a_pull_request_comment() -> None:
     assert len(markdown) < 65_536
     assert "left off to fit a comment" in markdown
     assert "tool_007" in markdown  # the breaking tool comes first, so it is never the one left off
+
+
+def test_counts_read_as_english() -> None:
+    old = [_decl(f"tool_{i:03d}", x={"type": "STRING", "description": "x"}) for i in range(2)]
+    new = [_decl(f"tool_{i:03d}", x={"type": "STRING", "description": "y"}) for i in range(2)]
+    one = diff_declarations(old[0], new[0]).to_markdown()
+    assert "1 change (1 behavioural) in 1 tool." in one
+    several = diff_declarations(old, new).to_markdown()
+    assert "<summary><code>tool_000</code>: behavioural (1 change)</summary>" in several
+    assert "2 changes (2 behavioural) in 2 tools." in several
+    assert "tool(s)" not in several
+
+
+@pytest.mark.parametrize("edit", ["start", "middle", "end"])
+def test_long_text_excerpts_start_and_end_at_word_boundaries(edit: str) -> None:
+    words = [f"word{i:02d}" for i in range(60)]
+    before = " ".join(words)
+    index = {"start": 1, "middle": 30, "end": 58}[edit]
+    after = " ".join([*words[:index], "CHANGED", *words[index + 1 :]])
+    (change,) = diff_declarations({"name": "t", "description": before}, {"name": "t", "description": after}).changes
+    excerpts = re.findall(r'"((?:[^"\\]|\\.)*)"', change.summary)
+    assert len(excerpts) == 2
+    for excerpt, text in zip(excerpts, (before, after), strict=True):
+        shown = excerpt.removesuffix("…")
+        assert shown in text
+        begin = text.index(shown)
+        assert begin == 0 or text[begin - 1] == " ", excerpt  # never starts inside a word
+        end = begin + len(shown)
+        assert end == len(text) or text[end] == " ", excerpt  # never ends inside a word
+    assert "CHANGED" in excerpts[1]
+
+
+def test_long_values_are_cut_after_a_whole_word() -> None:
+    from toolkit._diff._text import show
+
+    value = ["alpha", "beta", "gamma", "delta"] * 10
+    text = json.dumps(value, sort_keys=True)
+    shown = show(value)
+    assert shown.endswith("…")
+    assert len(shown) <= 80
+    assert text.startswith(shown[:-1])
+    assert text[len(shown) - 1] == " "  # the cut falls between two items, never inside one

@@ -8,7 +8,7 @@ EXPECTED = [
     "BatchItem", "BatchResult", "Change", "ChecksumMismatch", "CodegenError", "DeclarationDiff",
     "FieldError", "Fixture", "FixtureReport", "GoldenError", "Lint", "Loss", "Lowered", "NamingError",
     "Notice", "Policy", "Rejection", "Replay", "RuntimeConfigError", "SagaReport", "SagaStep",
-    "SchemaError", "SignatureError", "SpecDiff", "SpecError", "Tool", "ToolContext", "ToolContract",
+    "SchemaError", "SignatureError", "SpecDiff", "SpecError", "TargetError", "Tool", "ToolContext", "ToolContract",
     "ToolResult", "ToolkitError", "Toolset", "Workbench", "__version__", "canonical_json",
     "diff_declarations", "diff_specs", "fire", "fixtures", "from_function", "from_openapi", "generate",
     "golden", "load_fixtures", "lower",
@@ -28,7 +28,7 @@ def test_every_public_name_resolves() -> None:
 def test_errors_share_one_root_and_carry_slugs() -> None:
     public = [getattr(tk, n) for n in tk.__all__ if n not in ("golden", "__version__")]
     errors = [e for e in public if isinstance(e, type) and issubclass(e, Exception)]
-    assert len(errors) == 9
+    assert len(errors) == 10
     for error in errors:
         assert issubclass(error, tk.ToolkitError)
         assert error.slug.replace("_", "").isalpha(), error

@@ -36,6 +36,7 @@ from toolkit._exceptions import (
     SchemaError,
     SignatureError,
     SpecError,
+    TargetError,
     ToolkitError,
 )
 from toolkit._tool import Rejection, Tool, Toolset
@@ -79,6 +80,7 @@ __all__ = [
     "SignatureError",
     "SpecDiff",
     "SpecError",
+    "TargetError",
     "Tool",
     "ToolContext",
     "ToolContract",

@@ -9,6 +9,7 @@ Exceptions are for the programmer only, and every one of them comes from this sm
     ├── SpecError                   an OpenAPI document cannot be loaded at all (parse error, YAML bomb, ...)
     │   └── ChecksumMismatch        a pinned spec's bytes changed
     ├── NamingError                 tool names collide or break the name rule
+    ├── TargetError                 a target (``file.py:function``, a module) cannot be found, imported or used
     ├── GoldenError                 golden files cannot be read or written
     ├── CodegenError                a toolset cannot be turned into modules
     └── RuntimeConfigError          the runtime is misconfigured (missing credentials, ledger path, ...)
@@ -39,6 +40,7 @@ __all__ = [
     "SignatureError",
     "Slug",
     "SpecError",
+    "TargetError",
     "ToolkitError",
 ]
 
@@ -68,6 +70,7 @@ ErrorSlug = Literal[
     "bad_signature",
     "bad_source",
     "bad_spec",
+    "bad_target",
     "bad_tool_name",
     "bad_trim",
     "bad_value",
@@ -101,6 +104,7 @@ ErrorSlug = Literal[
     "no_ledger_connection",
     "no_signature",
     "no_tools",
+    "no_tools_in_module",
     "not_a_mapping",
     "not_callable",
     "not_found",
@@ -113,11 +117,15 @@ ErrorSlug = Literal[
     "runtime_config",
     "schema_too_deep",
     "schema_too_large",
+    "target_import_error",
+    "target_not_found",
+    "target_syntax_error",
     "too_deep",
     "too_large",
     "toolkit_error",
     "unbound_method",
     "unknown_dialect",
+    "unknown_function",
     "unknown_operation",
     "unresolved_annotation",
     "unresolved_ref",
@@ -178,6 +186,23 @@ class NamingError(ToolkitError, ValueError):
     slug: ErrorSlug = "bad_name"
 
 
+class TargetError(ToolkitError, ValueError):
+    """A target names no file, module or function, or the user's file fails to import.
+
+    ``path`` and ``line`` locate the mistake in the user's file when there is one (a syntax error, the line
+    that raised while importing), so an editor or the CLI can point at it.
+    """
+
+    slug: ErrorSlug = "bad_target"
+
+    def __init__(
+        self, message: str, *, slug: ErrorSlug | None = None, path: str | None = None, line: int | None = None
+    ) -> None:
+        super().__init__(message, slug=slug)
+        self.path = path
+        self.line = line
+
+
 class GoldenError(ToolkitError, OSError):
     """Golden files cannot be read, parsed or written."""
 
@@ -217,6 +242,7 @@ class Slug(NamedTuple):
 
 _ROOT, _SIG, _SCHEMA, _SPEC = (ToolkitError,), (SignatureError,), (SchemaError,), (SpecError,)
 _NAMING, _GOLDEN, _CODEGEN, _RUNTIME = (NamingError,), (GoldenError,), (CodegenError,), (RuntimeConfigError,)
+_TARGET = (TargetError,)
 
 ERROR_SLUGS: Mapping[ErrorSlug, Slug] = {
     # ToolkitError itself: the command line and its targets
@@ -225,11 +251,18 @@ ERROR_SLUGS: Mapping[ErrorSlug, Slug] = {
     "git_failed": Slug(_ROOT, "a git command behind `toolkit diff --git REV` failed (a wrong revision name?)"),
     "missing_extra": Slug(_ROOT, "`toolkit demo` needs a package of the `demo` extra that is not installed"),
     "not_callable": Slug(
-        (SignatureError, ToolkitError),
+        (SignatureError, TargetError, ToolkitError),
         "the object is not callable, or the tool has no Python function to call (an OpenAPI tool)",
     ),
     "unknown_operation": Slug(_ROOT, "the target has no operation or tool by the name `--op` gives"),
-    "usage": Slug(_ROOT, "a command-line option does not fit the target (`--summary` needs a spec)"),
+    "usage": Slug(_ROOT, "the command line does not fit: wrong number of sides, an option the target cannot take"),
+    # TargetError: a target cannot be found, imported or used
+    "bad_target": Slug(_TARGET, "the target is not `file.py:function`, `module:function`, a module or a spec file"),
+    "no_tools_in_module": Slug(_TARGET, "the target module defines no Tool or Toolset: name a function instead"),
+    "target_import_error": Slug(_TARGET, "importing the target raised (a missing package, an error at import)"),
+    "target_not_found": Slug(_TARGET, "no Python file or module at the path or name the target gives"),
+    "target_syntax_error": Slug(_TARGET, "the target file (or a file it imports) is not valid Python"),
+    "unknown_function": Slug(_TARGET, "the target's module has no function, Tool or Toolset of that name"),
     # SignatureError: a Python callable cannot become a tool
     "bad_signature": Slug(_SIG, "SignatureError's default: the callable cannot become a tool"),
     "bad_effect": Slug(_SIG, '`effect=` is neither "read" nor "write"'),

@@ -5,30 +5,70 @@
 * ``path/to/file.py:function`` or ``package.module:function``: a function through
   :func:`toolkit.from_function` (or a ready ``Tool``/``Toolset`` object of that name);
 * ``package.module`` or ``file.py``: every ``Tool`` and ``Toolset`` defined at the module's top level.
+
+Every mistake in a target is a :class:`~toolkit.TargetError` (or the loader's ``SpecError``) whose message
+names the file and line: a missing file, a syntax error (with the offending text), an exception raised while
+the user's file is imported (located at the user's line, never toolkit's or importlib's frames), an unknown
+function (with the names the file does define).
 """
 
 from __future__ import annotations
 
+import difflib
+import hashlib
 import importlib
 import importlib.util
+import inspect
 import re
 import sys
+import sysconfig
+import traceback
 from collections.abc import Iterable
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, TracebackType
 from typing import Any
 
-from toolkit._exceptions import SpecError, ToolkitError
+from toolkit._exceptions import SignatureError, SpecError, TargetError, ToolkitError
 from toolkit._openapi import from_openapi
+from toolkit._openapi._load import parse_text
+from toolkit._openapi._select import load_overrides
 from toolkit._tool import Tool, Toolset
 
-__all__ = ["SPEC_SUFFIXES", "default_namespace", "import_location", "is_spec", "load_spec", "load_tools", "pick"]
+__all__ = [
+    "SPEC_SUFFIXES",
+    "default_namespace",
+    "find_object",
+    "import_location",
+    "is_spec",
+    "is_tool_target",
+    "load_spec",
+    "load_tools",
+    "pick",
+    "split_target",
+    "tools_of",
+]
 
 SPEC_SUFFIXES = (".yaml", ".yml", ".json")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_FORMS = "file.py:function, module:function, a module, or a spec (.yaml, .yml, .json)"
+_MAIN_GUARD = 'if __name__ == "__main__":'
 
 
 def is_spec(target: str) -> bool:
     return ":" not in target.replace("\\", "/").split("/")[-1] and target.lower().endswith(SPEC_SUFFIXES)
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    """``"tools.py:ping"`` → ``("tools.py", "ping")``; a target without a function part → ``(target, None)``."""
+    location, sep, attribute = target.rpartition(":")
+    if not sep or "/" in attribute or "\\" in attribute:
+        return target, None
+    return location, attribute
+
+
+def is_tool_target(target: str) -> bool:
+    """True for the Python forms: ``file.py``, ``file.py:function`` and ``module:function``."""
+    return not is_spec(target) and (split_target(target)[1] is not None or target.endswith(".py"))
 
 
 def default_namespace(path: str | Path) -> str:
@@ -37,64 +77,259 @@ def default_namespace(path: str | Path) -> str:
     return match.group(0).lower() if match else "api"
 
 
+# -- specs -------------------------------------------------------------------------------------------------
+
+
 def load_spec(path: str, namespace: str | None, *, select: str = "extension", overrides: str | None = None) -> Toolset:
-    """Build the toolset of one spec file (the file must exist)."""
-    if not Path(path).is_file():
-        raise SpecError(f"spec file {path!r} not found; pass the path of an OpenAPI .yaml/.json file")
+    """Build the toolset of one spec file (the file must exist); errors name the spec or overrides file."""
+    file = Path(path)
+    if file.is_dir():
+        raise SpecError(f"{path} is a folder; pass an OpenAPI spec file (.yaml, .yml or .json)", slug="not_found")
+    if not file.is_file():
+        raise SpecError(f"spec file {path!r} not found; pass the path of an OpenAPI .yaml/.json file", slug="not_found")
     options: dict[str, Any] = {"select": select}
     if overrides:
-        options["overrides"] = overrides
-    return from_openapi(Path(path), namespace or default_namespace(path), **options)
+        options["overrides"] = _read_overrides(overrides)
+    return from_openapi(file, namespace or default_namespace(path), **options)
 
 
-def _import_file(path: Path) -> ModuleType:
+def _read_overrides(path: str) -> Any:
+    file = Path(path)
+    if not file.is_file():
+        raise SpecError(
+            f"overrides file {path!r} not found; pass a YAML file of per-operation options", slug="not_found"
+        )
+    try:
+        value = parse_text(file.read_bytes())
+        load_overrides(value)  # checked here, so a mistake names this file rather than the spec
+    except SpecError as error:
+        raise SpecError(f"{path}: {error.message}", slug=error.slug) from None
+    return value
+
+
+# -- Python files and modules ------------------------------------------------------------------------------
+
+
+def _shown(filename: str) -> str:
+    """A file name as the user typed it: relative to the working folder when inside it."""
+    try:
+        return Path(filename).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
+        return filename
+
+
+def _library_roots() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    roots = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    roots.add(str(Path(__file__).resolve().parent))  # toolkit's own frames
+    return tuple(str(Path(root).resolve()) + "/" for root in roots)
+
+
+def _user_frame(tb: TracebackType | None) -> traceback.FrameSummary | None:
+    """The deepest frame in the user's own code: not importlib's, the standard library's, a package's or ours."""
+    frames = traceback.extract_tb(tb)
+    roots = _library_roots()
+    mine = [
+        f for f in frames if not f.filename.startswith("<") and not str(Path(f.filename).resolve()).startswith(roots)
+    ]
+    return mine[-1] if mine else None
+
+
+def _syntax_failure(error: SyntaxError, label: str) -> TargetError:
+    file = _shown(error.filename) if error.filename else label
+    text = (error.text or "").rstrip("\r\n")
+    code = text.lstrip()
+    where = f"{file}:{error.lineno}" if error.lineno else file
+    shown = ""
+    if code:
+        column = (error.offset or 0) - 1 - (len(text) - len(code))
+        shown = f"\n    {code}" + (f"\n    {' ' * column}^" if 0 <= column <= len(code) else "")
+    also = "" if file == _shown(label) else f" (imported by {label})"
+    message = f"{where}: {type(error).__name__}: {error.msg}{also}{shown}"
+    return TargetError(message, slug="target_syntax_error", path=error.filename, line=error.lineno)
+
+
+def _located(error: ToolkitError, where: str) -> ToolkitError:
+    """The same error (class and slug kept), its message prefixed with the user's file and line."""
+    error.args = (f"{where}: {error.message}",)
+    return error
+
+
+def _import_failure(error: BaseException, label: str) -> ToolkitError:
+    """Why importing ``label`` failed, located at the user's line, as one message without a traceback."""
+    if isinstance(error, SyntaxError):
+        return _syntax_failure(error, label)
+    frame = _user_frame(error.__traceback__)
+    where = f"{_shown(frame.filename)}:{frame.lineno}" if frame and frame.lineno else label
+    code = f"\n    {frame.line}" if frame and frame.line else ""
+    path, line = (frame.filename, frame.lineno) if frame else (None, None)
+    if isinstance(error, ToolkitError):
+        return _located(error, f"{where} (while importing {label})")
+    if isinstance(error, ModuleNotFoundError):
+        missing = (error.name or str(error)).split(".")[0]
+        message = (
+            f"{where}: no module named {error.name or missing!r} (while importing {label}){code}\n"
+            f"  install the package that provides {missing!r} into the Python that runs toolkit ({sys.executable}),"
+            " or fix the import"
+        )
+    elif isinstance(error, SystemExit):
+        message = (
+            f"{where}: {label} calls sys.exit() while being imported{code}\n  put script code under `{_MAIN_GUARD}`"
+        )
+    else:
+        message = (
+            f"{where}: {type(error).__name__}: {error} (while importing {label}){code}\n"
+            f"  fix that line, or move code that should not run on import under `{_MAIN_GUARD}`"
+        )
+    return TargetError(message, slug="target_import_error", path=path, line=line)
+
+
+def _import_file(path: Path, label: str) -> ModuleType:
+    if path.is_dir():
+        raise TargetError(
+            f"{label} is a folder; name a Python file: {label}/tools.py:function", slug="target_not_found"
+        )
     if not path.is_file():
-        raise ToolkitError(f"no Python file at {str(path)!r}; pass file.py:function or module:function")
-    name = f"_toolkit_target_{re.sub(r'[^A-Za-z0-9_]', '_', path.stem)}"
+        raise TargetError(
+            f"no Python file at {label} (looked from {Path.cwd()}); check the path, or write module:function "
+            "for an installed module",
+            slug="target_not_found",
+            path=str(path),
+        )
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
+    name = f"_toolkit_target_{re.sub(r'[^A-Za-z0-9_]', '_', path.stem)}_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ToolkitError(f"cannot import {str(path)!r} as a Python module")
+        raise TargetError(f"cannot import {label} as a Python module", slug="bad_target", path=str(path))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    folder = str(path.resolve().parent)  # sibling imports work as they do under `python file.py`
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as error:
+        sys.modules.pop(name, None)
+        raise _import_failure(error, label) from None
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
     return module
 
 
 def import_location(location: str) -> ModuleType:
-    """Import ``package.module`` or a ``path/to/file.py``."""
-    if location.endswith(".py"):
-        return _import_file(Path(location))
+    """Import ``package.module`` or a ``path/to/file.py``; a failure is a :class:`~toolkit.TargetError`."""
+    if location.endswith(".py") or "/" in location or "\\" in location:
+        return _import_file(Path(location), location)
+    if not location:
+        raise TargetError(f"a target needs a file or module before ':'; use {_FORMS}", slug="bad_target")
+    if Path(location).is_file() or not _DOTTED.fullmatch(location):
+        raise TargetError(f"{location!r} is not a Python file (.py) or a module name; use {_FORMS}", slug="bad_target")
     try:
         return importlib.import_module(location)
     except ModuleNotFoundError as error:
-        raise ToolkitError(f"cannot import module {location!r} ({error}); is it on sys.path?") from error
+        if error.name and (location == error.name or location.startswith(error.name + ".")):
+            file = location.replace(".", "/") + ".py"
+            hint = f"write {file}:function" if Path(file).is_file() else "for a file, write path/to/file.py:function"
+            raise TargetError(
+                f"no module named {location!r} on sys.path"
+                + (f" ({error.name!r} is missing)" if error.name != location else "")
+                + f"; {hint}",
+                slug="target_not_found",
+            ) from None
+        raise _import_failure(error, location) from None
+    except (Exception, SystemExit) as error:
+        raise _import_failure(error, location) from None
 
 
-def _tools_of(value: Any, label: str, namespace: str | None) -> list[Tool]:
+# -- tools -------------------------------------------------------------------------------------------------
+
+
+def _defined_names(module: ModuleType) -> list[str]:
+    """Functions defined in the module itself (not imported), and its Tool and Toolset objects."""
+    names = []
+    for name, value in vars(module).items():
+        own = inspect.isfunction(value) and value.__module__ == module.__name__ and not name.startswith("_")
+        if own or isinstance(value, Tool | Toolset):
+            names.append(name)
+    return names
+
+
+def _function_line(value: Any) -> str | None:
+    try:
+        file, line = inspect.getsourcefile(value), inspect.getsourcelines(value)[1]
+    except (OSError, TypeError):
+        return None
+    return f"{_shown(file)}:{line}" if file else None
+
+
+def tools_of(value: Any, label: str, **options: Any) -> list[Tool]:
+    """The tools of an object a target names: a Tool, a Toolset, or a function (``options`` go to
+    :func:`toolkit.from_function`; its errors are located at the function's ``def`` line)."""
     if isinstance(value, Tool):
         return [value]
     if isinstance(value, Toolset):
         return list(value.tools)
-    if callable(value):
-        # The Python source stage loads pydantic: only when a target names a function.
-        from toolkit._from_python import from_function
+    if not callable(value):
+        shown = repr(value) if len(repr(value)) <= 40 else type(value).__name__ + " value"
+        raise TargetError(f"{label} is not a function, Tool or Toolset (it is {shown})", slug="not_callable")
+    # The Python source stage loads pydantic: only when a target names a function.
+    from toolkit._from_python import from_function
 
-        return [from_function(value, namespace=namespace)]
-    raise ToolkitError(f"{label} is a {type(value).__name__}, not a function, Tool or Toolset")
+    try:
+        return [from_function(value, **options)]
+    except SignatureError as error:  # the function's own mistake: point at its `def` line
+        where = _function_line(value)
+        raise (_located(error, where) if where else error) from None
 
 
-def _module_tools(module: ModuleType) -> list[Tool]:
+def _unknown_function(module: ModuleType, location: str, attribute: str) -> TargetError:
+    names = _defined_names(module)
+    close = difflib.get_close_matches(attribute, names, n=1)
+    hint = f"; did you mean {location}:{close[0]}?" if close else ""
+    listed = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    defined = f" (it defines: {listed})" if names else " (it defines no function at all)"
+    return TargetError(
+        f"{location} has no function, Tool or Toolset named {attribute!r}{hint}{defined}", slug="unknown_function"
+    )
+
+
+def _module_tools(module: ModuleType, label: str) -> list[Tool]:
     found: list[Tool] = []
     for value in vars(module).values():
         if isinstance(value, Tool):
             found.append(value)
         elif isinstance(value, Toolset):
             found += value.tools
-    if not found:
-        raise ToolkitError(
-            f"module {module.__name__!r} defines no Tool or Toolset; name a function instead: module:function"
+    if found:
+        return found
+    names = _defined_names(module)
+    if names:
+        example = ", ".join(f"{label}:{n}" for n in names[:3])
+        message = f"{label} defines no Tool or Toolset at its top level; name one of its functions: {example}"
+    else:
+        message = f"{label} defines no function, Tool or Toolset (is it empty?); write a typed function in it"
+    raise TargetError(message, slug="no_tools_in_module")
+
+
+def find_object(target: str) -> Any:
+    """The object a ``file.py:function`` or ``module:function`` target names."""
+    location, attribute = split_target(target)
+    if attribute is None:
+        raise TargetError(f"{target!r} names no function; write {target}:function", slug="bad_target")
+    if ":" in location.replace("\\", "/").split("/")[-1]:
+        raise TargetError(
+            f"{target!r} has more than one ':'; write file.py:function or module:function", slug="bad_target"
         )
-    return found
+    if not attribute.isidentifier():
+        raise TargetError(
+            f"{attribute!r} after ':' in {target!r} is not a Python name; use {_FORMS}", slug="bad_target"
+        )
+    module = import_location(location)
+    if not hasattr(module, attribute):
+        raise _unknown_function(module, location, attribute)
+    return getattr(module, attribute)
 
 
 def load_tools(
@@ -103,13 +338,10 @@ def load_tools(
     """Every tool a target names (see the module docstring)."""
     if is_spec(target):
         return list(load_spec(target, namespace, select=select, overrides=overrides).tools)
-    location, _, attribute = target.rpartition(":") if ":" in target else (target, "", "")
-    if not attribute:
-        return _module_tools(import_location(location))
-    module = import_location(location)
-    if not hasattr(module, attribute):
-        raise ToolkitError(f"{location!r} has no attribute {attribute!r}")
-    return _tools_of(getattr(module, attribute), target, namespace)
+    location, attribute = split_target(target)
+    if attribute is None:
+        return _module_tools(import_location(location), location)
+    return tools_of(find_object(target), target, namespace=namespace)
 
 
 def pick(tools: Iterable[Tool], op: str | None) -> list[Tool]:

@@ -7,10 +7,11 @@ Each command lives in ``toolkit/_commands/<name>.py`` with ``add_parser(subparse
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 from toolkit import __version__
 from toolkit._commands import demo, diff, fixtures, generate, golden, lower, reference
@@ -31,12 +32,22 @@ COMMANDS: dict[str, ModuleType] = {
 EXIT_CODES = """exit codes:
   0  ok: nothing to report
   1  findings: a breaking diff, golden drift, fixtures that did not behave as expected
-  2  usage error, or a toolkit error (the message says how to fix it; no traceback)"""
+  2  a mistake in the command or its input: bad options, a target that cannot be read or imported
+     (one message naming the file and line, and how to fix it; no traceback)
+  3  a bug in toolkit itself (the traceback is printed so it can be reported)"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one message per mistake: the command's usage, what is wrong, and where to read more."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error [usage]: {message} (see `{self.prog} --help`)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, one sub-command per module in :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="toolkit",
         description="Author the tools LLM agents call: exact declarations, fixtures, golden files and diffs.",
         epilog=EXIT_CODES,
@@ -56,15 +67,28 @@ def _consoles() -> tuple[Any, Any]:
     return Console(highlight=False, soft_wrap=True), Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse ``argv``; an unknown option is reported by the command it was given to, with its usage."""
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns the exit code (see :data:`EXIT_CODES`)."""
 
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # --help, --version, or a usage error (argparse already said why)
+        args = _parse(argv)
+    except SystemExit as exit_:  # --help, --version, or a usage error (the parser already said why)
         return exit_.code if isinstance(exit_.code, int) else 2
     console, errors = _consoles()
+    here = os.getcwd()  # module:function targets resolve from the working folder, as under `python -m`
+    added = here not in sys.path
+    if added:
+        sys.path.insert(0, here)
     try:
         return int(COMMANDS[args.command].run(args, console))
     except ToolkitError as error:
@@ -76,6 +100,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         errors.print("interrupted")
         return 130
+    except Exception:  # a bug, not a mistake of the user's: show where, and keep 1 for findings
+        errors.print_exception()
+        errors.print(f"[bold red]internal error[/] in toolkit {__version__}: please report it with the traceback above")
+        return 3
+    finally:
+        if added and here in sys.path:
+            sys.path.remove(here)
 
 
 if __name__ == "__main__":

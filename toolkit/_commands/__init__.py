@@ -9,13 +9,28 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["add_target_arguments", "progress", "write_json"]
+__all__ = ["add_target_arguments", "plain_text", "progress", "write_json"]
+
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def plain_text(doc: str | None) -> str:
+    """A command's docstring as help text: reST roles, double backquotes and ``::`` markers removed."""
+    text = _LITERAL.sub(r"\1", _ROLE.sub(r"\1", doc or ""))
+    lines = []
+    for line in text.splitlines():
+        if line.strip() == "::":
+            continue
+        lines.append(re.sub(r"\s*::$", ":", line))
+    return "\n".join(lines).strip() + "\n"
 
 
 def add_target_arguments(parser: argparse.ArgumentParser) -> None:

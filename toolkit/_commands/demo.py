@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit._commands import plain_text
 from toolkit._context import ToolContext
 from toolkit._exceptions import SpecError, ToolkitError
 from toolkit._openapi import from_openapi
@@ -39,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="run the workbench demo against the local Orders API",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--serve", action="store_true", help="keep the demo API running until Ctrl-C")

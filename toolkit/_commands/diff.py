@@ -1,9 +1,12 @@
 """``toolkit diff OLD NEW``: every declaration change between two versions, classified for review.
 
-Each side is a golden folder, an OpenAPI spec file, or one declaration ``.json`` file; ``--git REV`` makes
-the OLD side the golden folder (or, given a spec file as NEW, that spec) at a git revision:
+Each side is a golden folder, an OpenAPI spec file, one declaration ``.json`` file, or a function
+(``file.py:function`` or ``module:function``). Given one function alone, OLD is its golden file in ``--dir``;
+``--git REV`` makes the OLD side the golden folder (or, given a spec file as NEW, that spec) at a git revision:
 
     toolkit diff old/openapi.yaml new/openapi.yaml --namespace orders
+    toolkit diff v1/tools.py:search v2/tools.py:search    # two versions of one function
+    toolkit diff tools.py:search                          # the function against golden/<its tool name>.json
     toolkit diff --git main                      # golden/ at revision main vs golden/ in the working tree
     toolkit diff --git main --format markdown    # a pull-request comment
     toolkit diff --git main specs/orders.yaml    # the spec at revision main vs the working tree
@@ -22,12 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import _golden
-from toolkit._commands import progress, write_json
+from toolkit._commands import plain_text, progress, write_json
 from toolkit._diff import VERDICT_ADVICE, SpecDiff, diff_declarations, spec_diff_of
 from toolkit._exceptions import GoldenError, ToolkitError
 from toolkit._openapi import from_openapi
-from toolkit._targets import default_namespace, is_spec, load_spec
-from toolkit._tool import Toolset
+from toolkit._targets import default_namespace, is_spec, is_tool_target, load_spec, load_tools
+from toolkit._tool import Tool, Toolset
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -42,7 +45,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "diff",
         help="classify declaration changes between two versions",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("sides", nargs="*", metavar="SIDE", help="OLD NEW (with --git: at most NEW)")
@@ -96,51 +99,106 @@ def _json_declaration(path: Path) -> dict[str, Any] | None:
     """A single declaration file (``{"name": ..., ...}``), or None when the JSON is something else (a spec)."""
     if path.suffix.lower() != ".json" or path.stat().st_size > 1_000_000:
         return None
-    value = json.loads(path.read_text(encoding="utf-8"))
-    is_declaration = isinstance(value, dict) and "name" in value and not {"openapi", "swagger", "paths"} & set(value)
-    return value if is_declaration else None
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None  # the spec loader says where the JSON breaks
+    named = isinstance(value, dict) and isinstance(value.get("name"), str)
+    return value if named and not {"openapi", "swagger", "paths"} & set(value) else None
 
 
-def _side(text: str, namespace: str, select: str) -> Toolset | dict[str, dict[str, Any]]:
+_Side = Toolset | Tool | list[Tool] | dict[str, Any]
+"""A spec's toolset, one tool or declaration, or a collection (tools, or ``{name: declaration}``)."""
 
+
+def _tools_side(target: str, namespace: str | None) -> Tool | list[Tool]:
+    tools = load_tools(target, namespace=namespace)
+    return tools[0] if len(tools) == 1 else tools
+
+
+def _side(text: str, args: argparse.Namespace, namespace: str, select: str) -> _Side:
     path = Path(text)
     if path.is_dir():
         return _golden.load(path)
-    if not path.is_file():
-        raise ToolkitError(f"{text!r} is neither a folder nor a file; pass a golden folder or a spec file")
-    declaration = _json_declaration(path)
-    if declaration is not None:
-        return {declaration["name"]: declaration}
-    if not is_spec(text):
-        raise ToolkitError(f"{text!r} is not a spec (.yaml, .yml or .json) or a golden folder")
-    return load_spec(text, namespace, select=select)
+    if is_tool_target(text):
+        return _tools_side(text, args.namespace)
+    if is_spec(text):
+        declaration = _json_declaration(path) if path.is_file() else None
+        return declaration if declaration is not None else load_spec(text, namespace, select=select)
+    what = "is neither a folder nor a file" if not path.exists() else "is not a spec (.yaml, .yml or .json)"
+    raise ToolkitError(
+        f"{text!r} {what}; pass a golden folder, a spec, a declaration .json or file.py:function", slug="usage"
+    )
+
+
+def _golden_of(new: _Side, stored: dict[str, dict[str, Any]], where: str, target: str) -> _Side:
+    """The golden declarations of ``new``'s tools among ``stored``: one declaration for one tool (a missing one
+    is an error in a folder, and a new tool at a git revision). Other sides compare with the whole folder."""
+    if not isinstance(new, Tool | list):
+        return stored
+    if isinstance(new, Tool):
+        if new.name not in stored:
+            raise GoldenError(
+                f"{where} has no golden file for tool {new.name!r}; write it with "
+                f"`toolkit golden update {target} --dir {where}`, or pass OLD explicitly"
+            )
+        return stored[new.name]
+    return {tool.name: stored[tool.name] for tool in new if tool.name in stored}
 
 
 def _sides(args: argparse.Namespace) -> tuple[str, str]:
     """Labels of the two sides, checked against the usage rules."""
     if args.git:
         if len(args.sides) > 1:
-            raise ToolkitError("with --git REV give at most one side (the NEW one; default: the golden folder)")
+            raise ToolkitError(
+                "with --git REV give at most one side (the NEW one; default: the golden folder)", slug="usage"
+            )
         return f"git:{args.git}", (args.sides[0] if args.sides else args.dir)
+    if len(args.sides) == 1 and is_tool_target(args.sides[0]):
+        return f"golden:{args.dir}", args.sides[0]
     if len(args.sides) != 2:
-        raise ToolkitError("give two sides, OLD and NEW (golden folders or spec files), or use --git REV")
+        raise ToolkitError(
+            "give two sides, OLD and NEW (golden folders, specs, declaration files or file.py:function), "
+            "one function to compare with its golden file, or use --git REV",
+            slug="usage",
+        )
     return args.sides[0], args.sides[1]
 
 
+def _old_side(args: argparse.Namespace, old_label: str, new_label: str, new: _Side, select: str) -> _Side:
+    namespace = args.namespace or default_namespace(new_label if args.git or not args.sides else args.sides[0])
+    if args.git and is_spec(new_label) and Path(new_label).is_file():
+        return _git_spec(args.git, new_label, namespace, select)
+    if args.git:
+        folder = _git_folder(args.git, args.dir)
+        if isinstance(new, Tool) and new.name not in folder:
+            return {}  # the tool is new since that revision
+        return _golden_of(new, folder, f"{args.dir} at {args.git}", new_label)
+    if old_label.startswith("golden:"):
+        if not Path(args.dir).is_dir():
+            raise GoldenError(
+                f"golden folder {args.dir!r} does not exist; write it with "
+                f"`toolkit golden update {new_label} --dir {args.dir}`, or pass OLD explicitly"
+            )
+        return _golden_of(new, _golden.load(args.dir), args.dir, new_label)
+    return _side(old_label, args, namespace, select)
+
+
 def compare(args: argparse.Namespace, console: Console) -> DeclarationDiff | SpecDiff:
-    """Build both sides and diff them (a SpecDiff when both are specs)."""
+    """Build both sides and diff them (a SpecDiff when both are specs). Two given sides are read OLD first;
+    a golden or git OLD side is read after NEW, since it holds NEW's tools."""
 
     old_label, new_label = _sides(args)
     namespace = args.namespace or default_namespace(args.sides[0] if args.sides else args.dir)
     select = "all" if args.all else "extension"
     with progress(console, "comparing", 3) as advance:
-        if args.git and is_spec(new_label) and Path(new_label).is_file():
-            old: Toolset | dict[str, dict[str, Any]] = _git_spec(args.git, new_label, namespace, select)
+        if len(args.sides) == 2:
+            old = _side(old_label, args, namespace, select)
+            new = _side(new_label, args, namespace, select)
         else:
-            old = _git_folder(args.git, args.dir) if args.git else _side(old_label, namespace, select)
-        advance()
-        new = _side(new_label, namespace, select)
-        advance()
+            new = _side(new_label, args, namespace, select)
+            old = _old_side(args, old_label, new_label, new, select)
+        advance(2)
         if isinstance(old, Toolset) and isinstance(new, Toolset):
             result: DeclarationDiff | SpecDiff = spec_diff_of(old, new)
         else:

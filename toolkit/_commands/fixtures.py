@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import add_target_arguments, progress, write_json
+from toolkit._commands import add_target_arguments, plain_text, progress, write_json
 from toolkit._display import mimebundle
 from toolkit._fixtures import fire
 from toolkit._targets import load_tools, pick
@@ -24,7 +24,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "fixtures",
         help="fire ugly fixtures at the validator",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_target_arguments(parser)

@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit._codegen import generate, load_trim, stale_files, write_package
-from toolkit._targets import default_namespace, load_spec
+from toolkit._commands import plain_text
+from toolkit._diff._text import plural
+from toolkit._exceptions import ToolkitError
+from toolkit._targets import default_namespace, is_spec, load_spec
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "generate",
         help="write generated tool modules for a spec",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("spec", help="OpenAPI spec file (.yaml/.json) with x-agent-tool opt-ins")
@@ -53,6 +56,12 @@ def _display_path(spec: str) -> str:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    if not is_spec(args.spec):
+        raise ToolkitError(
+            f"generate reads an OpenAPI spec (.yaml, .yml or .json), not {args.spec!r}: generated modules call "
+            "HTTP operations; for a Python function, import the function itself",
+            slug="usage",
+        )
     trim = load_trim(args.trim) if args.trim else None
     toolset = load_spec(args.spec, args.namespace or default_namespace(args.spec), overrides=args.overrides)
     files = generate(toolset, package=args.package, source_path=_display_path(args.spec), trim=trim)
@@ -63,10 +72,12 @@ def run(args: argparse.Namespace, console: Console) -> int:
         stale = stale_files(out, files)
         for rel in stale:
             console.print(f"[red]stale[/red] {rel}")
-        console.print(f"{out / package}: {'up to date' if not stale else f'{len(stale)} file(s) stale'}")
+        console.print(f"{out / package}: {'up to date' if not stale else plural(len(stale), 'file') + ' stale'}")
         return 1 if stale else 0
     changed = write_package(out, files)
-    console.print(f"[bold]{out / package}[/bold]: {len(modules)} tool module(s), {len(changed)} file(s) changed")
+    console.print(
+        f"[bold]{out / package}[/bold]: {plural(len(modules), 'tool module')}, {plural(len(changed), 'file')} changed"
+    )
     for rel in modules:
         console.print(f"  {rel}")
     return 0

@@ -18,18 +18,20 @@ Which tools are under golden control is explicit: ``<dir>/golden.toml`` lists th
     [[module]]
     target = "mypackage.tools"         # every Tool and Toolset at the module's top level (or "../tools.py")
 
-A ``[[spec]]`` may also set ``select = "all"`` to put every operation under control.
+A ``[[spec]]`` may also set ``select = "all"`` to put every operation under control; a file target
+(``"../tools.py:ping"``) is relative to golden.toml too.
 Exit code 1 when ``check`` finds a missing, stale or orphaned golden file.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import _golden
-from toolkit._commands import progress, write_json
+from toolkit._commands import plain_text, progress, write_json
 from toolkit._targets import load_tools
 
 if TYPE_CHECKING:
@@ -42,11 +44,13 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "golden",
         help="check or update golden declaration files",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("action", choices=("check", "update"))
-    parser.add_argument("targets", nargs="*", help=f"tool sources (default: the ones in <dir>/{_golden.MANIFEST})")
+    parser.add_argument(
+        "targets", nargs="*", default=[], help=f"tool sources (default: the ones in <dir>/{_golden.MANIFEST})"
+    )
     parser.add_argument("--dir", default="golden", help="golden folder (default: golden)")
     parser.add_argument("--namespace", help="tool-name prefix for the targets given on the command line")
     parser.add_argument("--prune", action="store_true", help="update: also delete orphaned golden files")
@@ -60,6 +64,16 @@ def _tools(args: argparse.Namespace) -> list[Tool]:
     for target in args.targets:
         tools += load_tools(target, namespace=args.namespace)
     return tools
+
+
+def update_command(args: argparse.Namespace) -> str:
+    """The ``golden update`` command that accepts what this ``golden check`` found (same targets and folder)."""
+    words = ["toolkit", "golden", "update", *args.targets]
+    if args.dir != "golden" or args.targets:
+        words += ["--dir", args.dir]
+    if args.namespace:
+        words += ["--namespace", args.namespace]
+    return shlex.join(words)
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -84,7 +98,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         write_json(console, report.to_dict())
     else:
         style = "green" if report.passed else "red"
-        lines = report.to_text().splitlines()
+        lines = report.to_text(update_command(args)).splitlines()
         console.print(lines[0], style=style, markup=False)
         for line in lines[1:]:
             console.print(line, markup=False)

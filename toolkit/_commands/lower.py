@@ -11,9 +11,11 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import pretty
-from toolkit._commands import add_target_arguments, progress, write_json
+from toolkit._commands import add_target_arguments, plain_text, progress, write_json
+from toolkit._diff._text import plural
 from toolkit._exceptions import ToolkitError
 from toolkit._openapi import summarise
+from toolkit._openapi._refusal import SLUGS
 from toolkit._targets import is_spec, load_spec, load_tools, pick
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "lower",
         help="show declarations, losses and lints",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_target_arguments(parser)
@@ -52,41 +54,67 @@ def tool_record(tool: Tool) -> dict[str, Any]:
 
 
 def _render(console: Console, tool: Tool) -> None:
+    """The title, the declaration as JSON and the losses and lints. Nothing is ever cut: long lines soft-wrap
+    on a terminal (the terminal folds them; a copy gives the JSON back whole), and without a terminal the
+    declaration is plain JSON, unstyled and unwrapped."""
     # rich loads when a command runs, so `toolkit --help` stays fast.
-    from rich.panel import Panel
-    from rich.syntax import Syntax
+    from rich.highlighter import JSONHighlighter
+    from rich.text import Text
 
     title = f"{tool.name}  ({tool.effect}{', confirm' if tool.confirm else ''})"
-    console.print(
-        Panel(Syntax(pretty(tool.declaration).rstrip(), "json", theme="ansi_dark", word_wrap=True), title=title)
-    )
+    console.print(title, style="bold", markup=False, soft_wrap=True)
+    console.print(JSONHighlighter()(Text(pretty(tool.declaration).rstrip())), soft_wrap=True)
     if tool.binding:
         console.print("binding: " + ", ".join(f"{k} → {v}" for k, v in tool.binding.items()), markup=False)
     if tool.losses:
-        console.print(f"losses ({len(tool.losses)}): dropped from the declaration, still enforced", style="italic")
+        heading = f"{plural(len(tool.losses), 'loss', 'losses')}: dropped from the declaration, still enforced"
+        console.print(heading, style="italic", markup=False)
         for loss in tool.losses:
             console.print(f"  {loss.path or '/'}  {loss.keyword}={loss.value!r}: {loss.reason}", markup=False)
     if tool.lints:
-        console.print(f"lints ({len(tool.lints)})", style="italic")
+        console.print(plural(len(tool.lints), "lint"), style="italic", markup=False)
         for lint in tool.lints:
             style = _SEVERITY.get(lint.severity, "")
-            console.print(f"{lint.severity} {lint.code} {lint.slug} at {lint.path or '(tool)'}", style=style)
+            text = f"{lint.severity} {lint.code} {lint.slug} at {lint.path or '(tool)'}"
+            console.print(text, style=style, markup=False)
             console.print(f"  {lint.message}\n  fix: {lint.fix}", markup=False)
     if not (tool.losses or tool.lints):
         console.print("no losses, no lints")
+    console.print()
+
+
+def _summary_table(console: Console, target: str, summary: dict[str, Any]) -> None:
+    """The spec's summary as a table: tools built, then each refusal slug and lost keyword with its count."""
+    # rich loads when a command runs, so `toolkit --help` stays fast.
+    from rich.table import Table
+
+    refused = sum(summary["refusals"].values())
+    title = (
+        f"{target}: {plural(summary['operations'], 'operation')}, {plural(summary['tools'], 'tool')}, "
+        f"{plural(refused, 'refusal')}"
+    )
+    caption = "lost: dropped from the declarations, still enforced by the validator" if summary["losses"] else None
+    table = Table("", "slug or keyword", "count", "meaning", title=title, title_justify="left", caption=caption)
+    for slug, count in summary["refusals"].items():
+        table.add_row("refused", slug, str(count), SLUGS.get(slug, ""))
+    for keyword, count in summary["losses"].items():
+        table.add_row("lost", keyword, str(count), "")
+    if table.row_count:
+        console.print(table)
+    else:
+        console.print(title, markup=False)
+        console.print("no refusals, no losses")
 
 
 def _summary(console: Console, args: argparse.Namespace) -> int:
-
     with progress(console, f"lowering {args.target}", None):
         select = "all" if args.all else "extension"
         toolset = load_spec(args.target, args.namespace, select=select, overrides=args.overrides)
         summary = summarise(toolset)
-    data = summary.to_dict() if hasattr(summary, "to_dict") else summary
-    if args.json or isinstance(data, dict | list):
-        write_json(console, data)
+    if args.json:
+        write_json(console, summary)
     else:
-        console.print(str(summary), markup=False)
+        _summary_table(console, args.target, summary)
     return 0
 
 

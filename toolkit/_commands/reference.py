@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
+from toolkit._commands import plain_text
 from toolkit._exceptions import ERROR_SLUGS
 from toolkit._openapi._refusal import SLUGS
 
@@ -109,7 +110,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "reference",
         help="print the field codes, notice actions and slugs with their meanings",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--write", metavar="FILE", help="replace the reference section of this Markdown file")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolkit._diff._rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
+from toolkit._diff._text import plural
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._reports import DECLARATION_DIFF_RENDERER, SPEC_DIFF_RENDERER
 from toolkit._exceptions import ToolkitError
@@ -137,7 +138,7 @@ def _markdown(diff: DeclarationDiff, title: str, notes: list[str]) -> str:
     if not diff.changes:
         return "\n".join(lines)
     counts = ", ".join(f"{len(diff.of_kind(k))} {k}" for k in KINDS if diff.of_kind(k))
-    lines += [f"{len(diff.changes)} changes ({counts}) in {len(diff.tools)} tool(s).", ""]
+    lines += [f"{plural(len(diff.changes), 'change')} ({counts}) in {plural(len(diff.tools), 'tool')}.", ""]
     if len(diff.tools) == 1:
         return "\n".join(lines + _rows(diff.changes)) + "\n"
     worst_first = dict(sorted(diff.by_tool().items(), key=lambda item: (-_RANK[item[1].verdict], item[0])))
@@ -145,16 +146,18 @@ def _markdown(diff: DeclarationDiff, title: str, notes: list[str]) -> str:
     used = sum(len(line) + 1 for line in lines)
     for shown, (name, per_tool) in enumerate(worst_first.items()):
         opened = " open" if per_tool.verdict == "breaking" else ""
-        summary = f"<code>{name}</code>: {per_tool.verdict} ({len(per_tool.changes)} changes)"
+        summary = f"<code>{name}</code>: {per_tool.verdict} ({plural(len(per_tool.changes), 'change')})"
         ordered = sorted(per_tool.changes, key=lambda c: -_RANK[c.kind])
         rows = _rows(ordered[:ROWS_PER_TOOL])
         if len(ordered) > ROWS_PER_TOOL:
-            rows.append(f"| … | | | | {len(ordered) - ROWS_PER_TOOL} more changes in this tool |")
+            rows.append(f"| … | | | | {plural(len(ordered) - ROWS_PER_TOOL, 'more change')} in this tool |")
         block = [f"<details{opened}><summary>{summary}</summary>", "", *rows, "", "</details>", ""]
         size = sum(len(line) + 1 for line in block)
         if used + size > MARKDOWN_LIMIT:
             left = len(worst_first) - shown
-            lines.append(f"_{left} more tool(s) left off to fit a comment: use `--format json` for every change._")
+            lines.append(
+                f"_{plural(left, 'more tool')} left off to fit a comment: use `--format json` for every change._"
+            )
             break
         lines += block
         used += size

@@ -91,7 +91,9 @@ class GoldenReport(Displayable):
             "ok": list(self.ok),
         }
 
-    def to_text(self) -> str:
+    def to_text(self, update_command: str = "toolkit golden update") -> str:
+        """Plain text; a failed check ends with the command that accepts the changes (``update_command``, plus
+        ``--prune`` when golden files are orphaned, since only a pruning update removes them)."""
         lines = [
             f"golden {'passed' if self.passed else 'FAILED'} ({self.directory}): {len(self.ok)} ok, "
             f"{len(self.missing)} missing, {len(self.stale)} stale, {len(self.orphaned)} orphaned"
@@ -104,7 +106,8 @@ class GoldenReport(Displayable):
                 lines += [f"    {line}" for line in entry.diff.to_text().splitlines()[1:]]
         lines += [f"  orphaned  {name}  (golden file with no tool)" for name in self.orphaned]
         if not self.passed:
-            lines.append("review the changes, then run `toolkit golden update` to accept them")
+            command = update_command + (" --prune" if self.orphaned else "")
+            lines.append(f"review the changes, then run `{command}` to accept them")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -18,11 +18,12 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolkit._exceptions import GoldenError
-from toolkit._targets import import_location, load_spec, load_tools
+from toolkit._exceptions import GoldenError, SignatureError, SpecError, TargetError
+from toolkit._targets import find_object, load_spec, load_tools, split_target, tools_of
 from toolkit._tool import Tool
 
 __all__ = ["MANIFEST", "manifest_tools"]
@@ -32,33 +33,65 @@ MANIFEST = "golden.toml"
 _FUNCTION_OPTIONS = ("namespace", "name", "description", "effect", "confirm")
 
 
-def _function_tool(entry: dict[str, Any]) -> Tool:
-    # The Python source stage loads pydantic: only for manifests that list functions.
-    from toolkit._from_python import from_function
+def _entries(manifest: Path, table: dict[str, Any], kind: str, key: str) -> list[dict[str, Any]]:
+    """The ``[[kind]]`` entries of a manifest, each a table with a string ``key`` (else a GoldenError)."""
+    entries = table.get(kind, [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise GoldenError(f"{manifest}: `{kind}` must be a list of tables, written [[{kind}]]", slug="golden_manifest")
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry.get(key), str):
+            raise GoldenError(
+                f'{manifest}: [[{kind}]] entry {number} needs `{key} = "..."` (see `toolkit golden --help`)',
+                slug="golden_manifest",
+            )
+    return entries
 
-    location, _, attribute = str(entry["target"]).rpartition(":")
+
+def _relative(manifest: Path, target: str) -> str:
+    """A file target relative to the manifest's folder; module names stay as they are."""
+    location, attribute = split_target(target)
+    if not location.endswith(".py") or Path(location).is_absolute():
+        return target
+    path = (manifest.parent / location).as_posix()
+    return path if attribute is None else f"{path}:{attribute}"
+
+
+def _spec_tools(manifest: Path, entry: dict[str, Any]) -> list[Tool]:
+    source = str(manifest.parent / entry["path"])
+    return list(load_spec(source, entry.get("namespace"), select=entry.get("select", "extension")).tools)
+
+
+def _function_tools(manifest: Path, entry: dict[str, Any]) -> list[Tool]:
+    target = _relative(manifest, entry["target"])
     options = {k: entry[k] for k in _FUNCTION_OPTIONS if k in entry}
-    return from_function(getattr(import_location(location), attribute), **options)
+    return tools_of(find_object(target), target, **options)
 
 
 def manifest_tools(path: str | Path) -> list[Tool]:
-    """The tools a ``golden.toml`` manifest puts under golden control, in manifest order."""
+    """The tools a ``golden.toml`` manifest puts under golden control, in manifest order.
+
+    File paths (a spec's ``path``, a ``.py`` target) are relative to the manifest's folder.
+    """
     manifest = Path(path)
     try:
-        entries = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        table = tomllib.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise GoldenError(
             f"cannot read the golden manifest {str(manifest)!r} ({error}); create it (see `toolkit golden --help`)"
             " or name the targets on the command line",
             slug="golden_manifest",
         ) from error
+    readers: dict[str, tuple[str, Callable[[dict[str, Any]], list[Tool]]]] = {
+        "spec": ("path", lambda entry: _spec_tools(manifest, entry)),
+        "function": ("target", lambda entry: _function_tools(manifest, entry)),
+        "module": ("target", lambda entry: load_tools(_relative(manifest, entry["target"]))),
+    }
     tools: list[Tool] = []
-    for spec in entries.get("spec", []):
-        source = manifest.parent / spec["path"]
-        tools += load_spec(str(source), spec.get("namespace"), select=spec.get("select", "extension")).tools
-    for function in entries.get("function", []):
-        tools.append(_function_tool(function))
-    for module in entries.get("module", []):
-        target = str(module["target"])
-        tools += load_tools(str(manifest.parent / target) if target.endswith(".py") else target)
+    for kind, (key, read) in readers.items():
+        for number, entry in enumerate(_entries(manifest, table, kind, key), 1):
+            try:
+                tools += read(entry)
+            except (SpecError, TargetError, SignatureError) as error:
+                error.args = (f"{manifest}, [[{kind}]] entry {number}: {error.message}",)
+                raise
     return tools

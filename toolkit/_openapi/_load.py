@@ -54,19 +54,35 @@ def parse_text(text: str | bytes) -> Any:
     """Parse JSON (fast path, with ``orjson`` when installed) or safe YAML; refuse what cannot be read."""
     if len(text) > MAX_BYTES:
         raise SpecError(f"the document is larger than {MAX_BYTES // 2**20} MiB", slug="too_large")
+    looks_like_json = text.lstrip()[:1] in ("{", "[", b"{", b"[")
     try:
-        if text.lstrip()[:1] in ("{", "[", b"{", b"["):
+        if looks_like_json:
             parsed = _parse_json(text)
             if parsed is not _NOT_JSON:
                 return parsed
         from toolkit._openapi._yaml import parse_yaml
 
         return parse_yaml(_decode(text) if isinstance(text, bytes) else text)
+    except SpecError as error:
+        if not (looks_like_json and error.slug == "parse_error"):
+            raise
+        raise SpecError(f"not valid JSON: {_json_problem(text)}", slug="parse_error") from None
     except RecursionError:
         raise SpecError("the document nests deeper than the parser can follow", slug="too_deep") from None
 
 
 _NOT_JSON = object()
+
+
+def _json_problem(text: str | bytes) -> str:
+    """Where and why the standard parser stops on JSON-looking text that YAML cannot read either."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return f"line {error.lineno}, column {error.colno}: {error.msg}"
+    except (UnicodeDecodeError, RecursionError, ValueError) as error:
+        return str(error)
+    return "the JSON parser and the YAML parser both refuse it"
 
 
 def _parse_json(text: str | bytes) -> Any:
@@ -172,12 +188,32 @@ def _as_fragment(root: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+_KINDS = {"NoneType": "empty", "list": "a list", "str": "a plain string", "int": "a number", "float": "a number"}
+
+
 def load_document(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> Document:
-    """Parse ``source`` into a :class:`Document`, or raise :class:`~toolkit.SpecError` saying why not."""
+    """Parse ``source`` into a :class:`Document`, or raise :class:`~toolkit.SpecError` saying why not
+    (a message about a file starts with its path)."""
+    try:
+        return _document(source)
+    except SpecError as error:
+        path = (
+            str(source)
+            if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source))
+            else None
+        )
+        if path is None or path in error.message:
+            raise
+        raise type(error)(f"{path}: {error.message}", slug=error.slug) from None
+
+
+def _document(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> Document:
     value, digest, path = _read(source)
     if not isinstance(value, Mapping):
+        kind = _KINDS.get(type(value).__name__, f"a {type(value).__name__}")
         raise SpecError(
-            f"an OpenAPI document is a mapping at the top, not a {type(value).__name__}", slug="not_a_mapping"
+            f"the document is {kind}; an OpenAPI document is a mapping with `openapi` and `paths` at the top",
+            slug="not_a_mapping",
         )
     if "openapi" in value or "swagger" in value:
         version, major = _version(value)

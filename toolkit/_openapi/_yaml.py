@@ -125,6 +125,16 @@ def parse_yaml(text: str) -> Any:
         _expanded_size(node)
         return loader.construct_document(node)
     except yaml.YAMLError as exc:
-        raise SpecError(f"the document is neither valid JSON nor valid YAML: {exc}", slug="parse_error") from None
+        raise SpecError(f"not valid YAML: {_describe(exc)}", slug="parse_error") from None
     finally:
         loader.dispose()
+
+
+def _describe(error: yaml.YAMLError) -> str:
+    """``line 5, column 1: did not find expected node content (while parsing a flow node)``: the parser's
+    words with 1-based positions, without the ``"<unicode string>"`` stand-in for a file name."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    problem = getattr(error, "problem", None) or str(error)
+    context = getattr(error, "context", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"{where}{problem}" + (f" ({context})" if context else "")
