@@ -30,7 +30,7 @@ from typing import Any
 
 from toolkit._exceptions import SignatureError, SpecError, TargetError, ToolkitError
 from toolkit._openapi import from_openapi
-from toolkit._openapi._load import parse_text
+from toolkit._openapi._parse import parse_text
 from toolkit._openapi._select import load_overrides
 from toolkit._tool import Tool, Toolset
 

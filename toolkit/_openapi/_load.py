@@ -3,7 +3,7 @@
 Safety rules: YAML is parsed with the safe loader only (no arbitrary tags), alias expansion is bounded (the
 expanded size of the node graph is measured before anything is constructed, so a "billion laughs" document
 is refused in milliseconds), recursive aliases are refused, integer and boolean mapping keys keep their
-source text (``200`` → ``"200"``), and YAML dates stay strings. Documents over :data:`MAX_BYTES`, nesting
+source text (``200`` → ``"200"``), and YAML dates stay strings. Documents over :data:`~._parse.MAX_BYTES`, nesting
 deeper than the parser can follow and integers longer than 4,000 digits are refused with a
 :class:`~toolkit.SpecError`. A dict source is walked once before anything reads it (:mod:`._plain`): it must
 hold what JSON text can, with no object cycles.
@@ -20,17 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._exceptions import SpecError
-from toolkit._openapi._plain import check_int_literal, plain_document
+from toolkit._openapi._parse import parse_text, strip_bom
+from toolkit._openapi._pin import verify_pinned
+from toolkit._openapi._plain import plain_document
 
-try:  # optional: about twice as fast as the standard parser on large descriptions
-    import orjson
-except ImportError:  # pragma: no cover - the standard parser is the fallback
-    orjson = None  # type: ignore[assignment]
-
-__all__ = ["MAX_BYTES", "Document", "load_document", "parse_text"]
-
-MAX_BYTES = 64 * 1024 * 1024
-"""The largest document read (GitHub's full description is about 13 MB)."""
+__all__ = ["Document", "load_document"]
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -50,60 +44,6 @@ class Document:
     path: str | None
 
 
-def parse_text(text: str | bytes) -> Any:
-    """Parse JSON (fast path, with ``orjson`` when installed) or safe YAML; refuse what cannot be read."""
-    if len(text) > MAX_BYTES:
-        raise SpecError(f"the document is larger than {MAX_BYTES // 2**20} MiB", slug="too_large")
-    looks_like_json = text.lstrip()[:1] in ("{", "[", b"{", b"[")
-    try:
-        if looks_like_json:
-            parsed = _parse_json(text)
-            if parsed is not _NOT_JSON:
-                return parsed
-        from toolkit._openapi._yaml import parse_yaml
-
-        return parse_yaml(_decode(text) if isinstance(text, bytes) else text)
-    except SpecError as error:
-        if not (looks_like_json and error.slug == "parse_error"):
-            raise
-        raise SpecError(f"not valid JSON: {_json_problem(text)}", slug="parse_error") from None
-    except RecursionError:
-        raise SpecError("the document nests deeper than the parser can follow", slug="too_deep") from None
-
-
-_NOT_JSON = object()
-
-
-def _json_problem(text: str | bytes) -> str:
-    """Where and why the standard parser stops on JSON-looking text that YAML cannot read either."""
-    try:
-        json.loads(text)
-    except json.JSONDecodeError as error:
-        return f"line {error.lineno}, column {error.colno}: {error.msg}"
-    except (UnicodeDecodeError, RecursionError, ValueError) as error:
-        return str(error)
-    return "the JSON parser and the YAML parser both refuse it"
-
-
-def _parse_json(text: str | bytes) -> Any:
-    """JSON, or ``_NOT_JSON`` (YAML flow style also starts with "{": the YAML parser decides then)."""
-    if orjson is not None:
-        try:
-            return orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass  # also NaN or integers beyond 64 bits, which the standard parser accepts
-    try:
-        return json.loads(text, parse_int=_int)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _NOT_JSON
-
-
-def _int(literal: str) -> int:
-    """An integer literal on the standard parser's path (orjson reads those up to 64 bits)."""
-    check_int_literal(literal)
-    return int(literal)
-
-
 # -- sources -----------------------------------------------------------------------------------------------
 def _looks_like_path(source: str) -> bool:
     return "\n" not in source and len(source) < 4096 and source.rstrip().endswith((".yaml", ".yml", ".json"))
@@ -118,12 +58,10 @@ def _read(source: str | os.PathLike[str] | bytes | Mapping[str, Any]) -> tuple[A
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
         path = Path(source)
         data = _read_file(path)
-        from toolkit._openapi._pin import verify_pinned
-
         verify_pinned(path, data)
-        return parse_text(_strip_bom(data)), hashlib.sha256(data).hexdigest(), str(path)
+        return parse_text(strip_bom(data)), hashlib.sha256(data).hexdigest(), str(path)
     if isinstance(source, bytes):
-        return parse_text(_strip_bom(source)), hashlib.sha256(source).hexdigest(), None
+        return parse_text(strip_bom(source)), hashlib.sha256(source).hexdigest(), None
     if isinstance(source, str):
         try:
             data = source.encode()
@@ -147,19 +85,6 @@ def _read_file(path: Path) -> bytes:
     except OSError as exc:
         raise SpecError(f"cannot read {str(path)[:200]!r}: {exc.strerror or exc}", slug="not_found") from None
     raise SpecError(f"no OpenAPI file at {str(path)[:200]!r}; pass a path, the text, or a dict", slug="not_found")
-
-
-def _strip_bom(data: bytes) -> bytes:
-    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-
-
-def _decode(data: bytes) -> str:
-    if len(data) > MAX_BYTES:
-        raise SpecError(f"the document is larger than {MAX_BYTES // 2**20} MiB", slug="too_large")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SpecError("the document is not UTF-8 text", slug="parse_error") from None
 
 
 # -- versions and fragments --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._exceptions import ChecksumMismatch, SpecError
+from toolkit._openapi._parse import parse_text
 
 __all__ = ["LOCK_NAME", "lock_entry", "pin", "read_lock", "verify_pinned"]
 
@@ -48,8 +49,6 @@ def verify_pinned(path: Path, data: bytes) -> None:
 
 def lock_entry(path: Path) -> dict[str, str]:
     """The lock entry for one spec file: its sha256 and its ``openapi``/``swagger`` version."""
-    from toolkit._openapi._load import parse_text
-
     data = path.read_bytes()
     root = parse_text(data.decode("utf-8-sig"))
     version = str(root.get("openapi") or root.get("swagger") or "fragment") if isinstance(root, dict) else "?"

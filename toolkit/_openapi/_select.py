@@ -17,6 +17,7 @@ from typing import Any
 from toolkit._contract import Policy
 from toolkit._exceptions import SpecError
 from toolkit._openapi._load import HTTP_METHODS
+from toolkit._openapi._parse import parse_text
 from toolkit._openapi._plain import plain_document
 from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import Refusal, RefusalSlug
@@ -69,8 +70,6 @@ def load_overrides(overrides: Any) -> dict[str, Options]:
     if overrides is None:
         return {}
     if isinstance(overrides, (str, os.PathLike)):
-        from toolkit._openapi._load import parse_text
-
         is_path = isinstance(overrides, os.PathLike) or _is_file(overrides)
         overrides = parse_text(_read_overrides(Path(overrides)) if is_path else str(overrides))
     if not isinstance(overrides, Mapping):
