@@ -1,0 +1,397 @@
+"""Parameters a runtime fills, never the model: toolkit's and the agent frameworks' context types.
+
+A parameter is *injected* when its annotation is a context class (bare, generic, ``X | None``, or a subclass),
+when ``Annotated`` metadata marks it (LangChain's ``InjectedToolArg``, LangGraph's ``InjectedState``, ...),
+when its default is a dependency placeholder (FastMCP's ``Depends(...)``, ``CurrentContext()``), or, for a
+tool object of a known framework only, when the framework reserves its name (ADK's ``tool_context``).
+
+No framework is imported. An annotation object is named by its class's ``__module__.__qualname__`` and those
+of its bases (the table holds definition sites, old and new, and the public import paths); a string
+annotation (``from __future__ import annotations``, an import under ``if TYPE_CHECKING:``) is parsed with
+:mod:`ast` and each name resolved through the function's globals, else through the import statements of its
+module's source. :func:`classify` is the entry point.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typing_extensions
+
+from toolkit._context import ToolContext
+from toolkit._contract import Injected
+from toolkit._exceptions import SignatureError
+
+__all__ = ["FRAMEWORK_NAMES", "classify", "namespace_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    framework: str
+    reason: str
+
+
+def _table(*entries: tuple[_Kind, tuple[str, ...]]) -> Mapping[str, _Kind]:
+    return types.MappingProxyType({path: kind for kind, paths in entries for path in paths})
+
+
+_ADK = _Kind("google-adk", "google-adk passes its ToolContext (session, state, artifacts) when it runs the tool")
+_CONTEXTS = _table(
+    (
+        _ADK,
+        (
+            "google.adk.agents.context.Context",  # 1.26+, 2.x: ToolContext = CallbackContext = Context
+            "google.adk.agents.Context",
+            "google.adk.Context",
+            "google.adk.tools.tool_context.ToolContext",  # up to 1.25 a class of its own
+            "google.adk.tools.ToolContext",
+            "google.adk.agents.callback_context.CallbackContext",
+            "google.adk.agents.CallbackContext",
+        ),
+    ),
+    (
+        _Kind("langchain", "LangChain passes the run's callback manager to a tool's _run/_arun"),
+        (
+            "langchain_core.callbacks.manager.CallbackManagerForToolRun",
+            "langchain_core.callbacks.CallbackManagerForToolRun",
+            "langchain_core.callbacks.manager.AsyncCallbackManagerForToolRun",
+            "langchain_core.callbacks.AsyncCallbackManagerForToolRun",
+        ),
+    ),
+    (
+        _Kind("langchain", "LangChain passes the run's RunnableConfig"),
+        ("langchain_core.runnables.config.RunnableConfig", "langchain_core.runnables.RunnableConfig"),
+    ),
+    (
+        _Kind("langgraph", "LangGraph passes the ToolRuntime (state, context, store, tool call id)"),
+        (
+            "langgraph.prebuilt.tool_node.ToolRuntime",
+            "langgraph.prebuilt.ToolRuntime",
+            "langchain.tools.ToolRuntime",
+            "langchain_core.tools.base._DirectlyInjectedToolArg",
+        ),
+    ),
+    (
+        _Kind("mcp", "the MCP server passes the request Context (logging, progress, session)"),
+        (
+            "mcp.server.fastmcp.server.Context",  # mcp 1.x
+            "mcp.server.fastmcp.Context",
+            "mcp.server.mcpserver.context.Context",  # mcp 2.x: FastMCP became MCPServer
+            "mcp.server.mcpserver.Context",
+        ),
+    ),
+    (
+        _Kind("fastmcp", "FastMCP passes the request Context (logging, progress, session)"),
+        ("fastmcp.server.context.Context", "fastmcp.server.Context", "fastmcp.Context"),
+    ),
+    (_Kind("fastmcp", "FastMCP passes the user session"), ("fastmcp.server.sessions.UserSession",)),
+    (
+        _Kind("openai-agents", "the OpenAI Agents SDK passes the run context (RunContextWrapper / ToolContext)"),
+        ("agents.run_context.RunContextWrapper", "agents.RunContextWrapper", "agents.tool_context.ToolContext"),
+    ),
+    (
+        _Kind("pydantic-ai", "pydantic-ai passes the RunContext (dependencies, usage, tool call id)"),
+        ("pydantic_ai._run_context.RunContext", "pydantic_ai.RunContext", "pydantic_ai.tools.RunContext"),
+    ),
+    (
+        _Kind("agno", "agno passes the RunContext (run, session and user ids, session state)"),
+        ("agno.run.base.RunContext", "agno.run.RunContext"),
+    ),
+    (
+        _Kind("agno", "agno passes the agent or team running the tool"),
+        ("agno.agent.agent.Agent", "agno.agent.Agent", "agno.team.team.Team", "agno.team.Team"),
+    ),
+    (_Kind("agno", "agno passes the FunctionCall being executed"), ("agno.tools.function.FunctionCall",)),
+    (
+        _Kind("toolkit", "toolkit passes its ToolContext (session, call id, progress) in Tool.call"),
+        ("toolkit._context.ToolContext", "toolkit.ToolContext"),
+    ),
+)
+_MARKERS = _table(
+    (
+        _Kind("langchain", "LangChain leaves an InjectedToolArg to the caller, never the model"),
+        ("langchain_core.tools.base.InjectedToolArg", "langchain_core.tools.InjectedToolArg"),
+    ),
+    (
+        _Kind("langchain", "LangChain fills an InjectedToolCallId with the tool call's id"),
+        ("langchain_core.tools.base.InjectedToolCallId", "langchain_core.tools.InjectedToolCallId"),
+    ),
+    (
+        _Kind("langgraph", "LangGraph fills an InjectedState from the graph state"),
+        (
+            "langgraph.prebuilt.tool_node.InjectedState",
+            "langgraph.prebuilt.InjectedState",
+            "langchain.tools.InjectedState",
+        ),
+    ),
+    (
+        _Kind("langgraph", "LangGraph fills an InjectedStore with the graph's store"),
+        (
+            "langgraph.prebuilt.tool_node.InjectedStore",
+            "langgraph.prebuilt.InjectedStore",
+            "langchain.tools.InjectedStore",
+        ),
+    ),
+    (
+        _Kind("mcp", "the MCP server fills a Resolve(...) parameter from its resolver"),
+        ("mcp.server.mcpserver.resolve.Resolve", "mcp.server.mcpserver.Resolve"),
+    ),
+)
+_DEFAULTS = _table(
+    (
+        _Kind("fastmcp", "FastMCP resolves a dependency default (Depends, CurrentContext, ...) at call time"),
+        ("uncalled_for.base.Dependency",),
+    ),
+)
+_AGNO_NAMES = [
+    "agent",
+    "team",
+    "run_context",
+    "fc",
+    "images",
+    "videos",
+    "audios",
+    "files",
+    "_agno_agent",
+    "_agno_team",
+    "_agno_run_context",
+]
+_BY_NAME: Mapping[str, Mapping[str, str]] = {
+    "google-adk": {
+        "tool_context": "google-adk fills a parameter named tool_context with its ToolContext",
+        "input_stream": "google-adk fills a parameter named input_stream with the live input stream",
+    },
+    "langchain": {
+        "run_manager": "LangChain fills a parameter named run_manager with the run's callback manager",
+        "callbacks": "LangChain fills a parameter named callbacks with the run's child callbacks",
+    },
+    "agno": {name: f"agno fills a parameter named {name} when it runs the tool" for name in _AGNO_NAMES},
+}
+FRAMEWORK_NAMES: Mapping[str, frozenset[str]] = {fw: frozenset(names) for fw, names in _BY_NAME.items()}
+"""Parameter names each framework fills whatever their annotation (applied to that framework's tool objects)."""
+
+_SPECIAL = {"Annotated": Annotated, "Optional": typing.Optional, "Union": typing.Union}
+
+
+def classify(p: inspect.Parameter, annotation: Any, fn: Any, framework: str | None = None) -> Injected | None:
+    """The injection parameter ``p`` stands for, or ``None`` when the model must send it.
+
+    ``annotation`` is the resolved annotation object, or the annotation string when it cannot be resolved.
+    ``framework`` is set when ``fn`` comes from that framework's tool object: its reserved names count too.
+    Raises :class:`~toolkit.SignatureError` (``mixed_context``) for a union of a context type and data.
+    """
+    try:
+        found = _of_string(annotation, fn) if isinstance(annotation, str) else _of_object(annotation, fn)
+    except _Mixed as mixed:
+        raise SignatureError(
+            f"parameter {p.name!r} is typed as a union of {mixed.path} (which the runtime fills) and data the "
+            "model would send; split it into two parameters, one for the context and one for the data",
+            slug="mixed_context",
+        ) from None
+    placeholder = p.default is not p.empty and _of_default(p.default) is not None
+    if found is None and placeholder:
+        found = _of_default(p.default)
+    required = p.default is p.empty or placeholder
+    if found is not None:
+        kind, path = found
+        return Injected(p.name, kind.framework, path, kind.reason, required)
+    reason = _BY_NAME.get(framework or "", {}).get(p.name)
+    if framework is not None and reason is not None:
+        return Injected(p.name, framework, f"(the name {p.name})", reason, required)
+    return None
+
+
+class _Mixed(Exception):
+    """A union of a context type and data: refused by :func:`classify`, which knows the parameter's name."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.path = path
+
+
+def _dotted(cls: Any) -> str:
+    return f"{getattr(cls, '__module__', '?')}.{getattr(cls, '__qualname__', getattr(cls, '__name__', '?'))}"
+
+
+def _of_class(cls: Any, table: Mapping[str, _Kind]) -> tuple[_Kind, str] | None:
+    """``cls`` or one of its bases (generic bases too: ``ToolContext(RunContextWrapper[T])``) in ``table``."""
+    if cls is ToolContext:
+        return _CONTEXTS["toolkit.ToolContext"], "toolkit.ToolContext"
+    for base in getattr(cls, "__mro__", (cls,)):
+        path = _dotted(base)
+        if path in table and not path.startswith("toolkit."):  # toolkit's own class by identity only
+            return table[path], path
+        for generic in getattr(base, "__orig_bases__", ()):
+            origin = typing.get_origin(generic)
+            if isinstance(origin, type) and origin is not base and _dotted(origin) in table:
+                return table[_dotted(origin)], _dotted(origin)
+    return None
+
+
+def _of_object(annotation: Any, fn: Any) -> tuple[_Kind, str] | None:
+    if isinstance(annotation, typing.ForwardRef):
+        return _of_string(annotation.__forward_arg__, fn)
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        base, *metadata = typing.get_args(annotation)
+        for item in metadata:
+            hit = _of_class(item if isinstance(item, type) else type(item), _MARKERS)
+            if hit is not None:
+                return hit
+        return _of_object(base, fn)
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _one_of([_of_object(a, fn) for a in members])
+    if isinstance(origin, type):
+        return _of_class(origin, _CONTEXTS)
+    return _of_class(annotation, _CONTEXTS) if isinstance(annotation, type) else None
+
+
+def _one_of(hits: list[tuple[_Kind, str] | None]) -> tuple[_Kind, str] | None:
+    """The injection a union stands for: every member's (one context type, maybe under several names)."""
+    found = [h for h in hits if h is not None]
+    if found and len(found) < len(hits):
+        raise _Mixed(found[0][1])
+    return found[0] if found else None
+
+
+def _of_default(default: Any) -> tuple[_Kind, str] | None:
+    if default is None or isinstance(default, str | int | float | bool | tuple | list | dict):
+        return None
+    return _of_class(type(default), _DEFAULTS)
+
+
+# -- string annotations ------------------------------------------------------------------------------------
+def _of_string(text: str, fn: Any) -> tuple[_Kind, str] | None:
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    return _of_node(tree.body, fn)
+
+
+def _of_node(node: ast.expr, fn: Any) -> tuple[_Kind, str] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # nested quotes: Optional["Context"]
+        return _of_string(node.value, fn)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # X | None
+        return _one_of([_of_node(n, fn) for n in _union_members(node)])
+    if isinstance(node, ast.Subscript):
+        head = _path_of(node.value, fn)
+        args = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if _is_special(head, "Annotated"):
+            for meta in args[1:]:
+                hit = _path_hit(meta.func if isinstance(meta, ast.Call) else meta, fn, _MARKERS)
+                if hit is not None:
+                    return hit
+            return _of_node(args[0], fn) if args else None
+        if _is_special(head, "Optional") or _is_special(head, "Union"):
+            members = [a for a in args if not _is_none(a)]
+            return _one_of([_of_node(a, fn) for a in members])
+        return _of_node(node.value, fn)  # a generic: its origin decides
+    if isinstance(node, ast.Name | ast.Attribute):
+        return _path_hit(node, fn, _CONTEXTS)
+    return None
+
+
+def _union_members(node: ast.expr) -> Iterator[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        yield from _union_members(node.left)
+        yield from _union_members(node.right)
+    elif not _is_none(node):
+        yield node
+
+
+def _is_none(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Constant) and node.value is None) or (isinstance(node, ast.Name) and node.id == "None")
+
+
+def _is_special(path: str | None, name: str) -> bool:
+    return path in (f"typing.{name}", f"typing_extensions.{name}")
+
+
+def _path_hit(node: ast.expr, fn: Any, table: Mapping[str, _Kind]) -> tuple[_Kind, str] | None:
+    """Look a name up: the object it names in the function's globals (and its bases), else its import path."""
+    obj = _object_of(node, fn)
+    if isinstance(obj, type):
+        return _of_class(obj, table)
+    path = _path_of(node, fn)
+    return (table[path], path) if path is not None and path in table else None
+
+
+def _chain(node: ast.expr) -> list[str] | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    return [node.id, *parts] if isinstance(node, ast.Name) else None
+
+
+def _object_of(node: ast.expr, fn: Any) -> Any:
+    chain = _chain(node)
+    globalns, _ = namespace_of(fn)
+    if chain is None or chain[0] not in globalns:
+        return None
+    obj = globalns[chain[0]]
+    for part in chain[1:]:
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def _path_of(node: ast.expr, fn: Any) -> str | None:
+    """The dotted path a ``Name``/``Attribute`` chain stands for, from the globals or the module's imports."""
+    chain = _chain(node)
+    if chain is None:
+        return None
+    obj = _object_of(node, fn)
+    if obj is not None:
+        if isinstance(obj, types.ModuleType):
+            return obj.__name__
+        for name, special in _SPECIAL.items():
+            if obj is special or obj is getattr(typing_extensions, name, None):
+                return f"typing.{name}"
+        return _dotted(obj) if isinstance(obj, type) else None
+    _, module = namespace_of(fn)
+    imports = _imports(module)
+    head = imports.get(chain[0]) or (f"typing.{chain[0]}" if chain[0] in _SPECIAL else None)
+    return ".".join([head, *chain[1:]]) if head else None
+
+
+def namespace_of(fn: Any) -> tuple[Mapping[str, Any], str]:
+    """The globals a callable's string annotations are resolved in, and its module's name."""
+    target = inspect.unwrap(fn.__func__ if inspect.ismethod(fn) else fn)
+    if isinstance(target, functools.partial):
+        target = target.func
+    globalns = getattr(target, "__globals__", None)
+    if not isinstance(target, types.FunctionType):
+        cls = target if isinstance(target, type) else type(target)
+        module = sys.modules.get(cls.__module__)
+        return (vars(module) if module else {}), cls.__module__
+    return (globalns or {}), str(getattr(target, "__module__", "") or "")
+
+
+@functools.lru_cache(maxsize=128)
+def _imports(module_name: str) -> Mapping[str, str]:
+    """Local name → dotted path, from every import statement of the module's source (``TYPE_CHECKING`` too)."""
+    module = sys.modules.get(module_name)
+    try:
+        tree = ast.parse(inspect.getsource(module)) if module is not None else None
+    except (OSError, TypeError, SyntaxError):
+        tree = None
+    found: dict[str, str] = {}
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                head = alias.name.split(".")[0]
+                found[alias.asname or head] = alias.name if alias.asname else head
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return types.MappingProxyType(found)
