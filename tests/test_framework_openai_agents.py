@@ -77,3 +77,19 @@ def test_the_toolkit_tool_calls_the_function_with_the_context_it_is_given() -> N
     result = tool.call({"city": "Oslo", "nights": 1, "budget": {"currency": "NOK", "nightly_max": 900}},
                        tk.ToolContext(extras={"ctx": wrapper}))  # fmt: skip
     assert result.data == {"user": "u-1", "plan": "free", "city": "Oslo", "nights": 1, "cap": 900}
+
+
+def test_a_tool_made_by_hand_without_a_function_is_refused_with_its_slug() -> None:
+    async def invoke_raw(context: Any, raw: str) -> str:
+        return raw
+
+    by_hand = agents.FunctionTool(
+        name="raw_tool",
+        description="A tool made by hand.",
+        params_json_schema={"type": "object", "properties": {}},
+        on_invoke_tool=invoke_raw,
+    )
+    with pytest.raises(tk.SignatureError) as caught:
+        tk.from_function(by_hand)
+    assert caught.value.slug == "no_tool_function"
+    assert "agents.tool.FunctionTool" in caught.value.message

@@ -147,3 +147,20 @@ def test_injected_records_are_plain_data() -> None:
         "required": True,
     }
     assert typing.get_type_hints(Injected)["required"] is bool
+
+
+def test_the_summary_shows_who_fills_each_injected_parameter_and_why() -> None:
+    def tag(label: str, context: ToolContext) -> str:
+        """Tag the current session.
+
+        Args:
+            label: The tag's text, a word or two.
+        """
+        return label
+
+    bundle = tk.from_function(tag)._repr_mimebundle_()
+    html, text = bundle["text/html"], bundle["text/plain"]
+    assert "Injected" in html
+    assert "toolkit passes its ToolContext" in html
+    lines = text.split("injected (1):")[1].splitlines()
+    assert lines[2].split()[:3] == ["context", "toolkit", "toolkit.ToolContext"]  # under the header row

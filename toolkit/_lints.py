@@ -170,7 +170,8 @@ def _walk(refs: Refs, node: Any, prefix: str, depth: int) -> Iterator[Field]:
     if depth > _WALK_LIMIT or not isinstance(node, Mapping):
         return
     for container in _containers(refs, node):
-        for name, sub in (container.get("properties") or {}).items():
+        properties = container.get("properties")
+        for name, sub in properties.items() if isinstance(properties, Mapping) else ():
             resolved = follow(sub, refs)
             if not isinstance(resolved, Mapping):
                 continue
