@@ -318,10 +318,13 @@ def _is_special(path: str | None, name: str) -> bool:
 
 
 def _path_hit(node: ast.expr, fn: Any, table: Mapping[str, _Kind]) -> tuple[_Kind, str] | None:
-    """Look a name up: the object it names in the function's globals (and its bases), else its import path."""
+    """Look a name up: the object it names in the function's globals (a class, its bases, an alias such as
+    ``Ctx = RunContextWrapper[Account]``), else the import path it names."""
     obj = _object_of(node, fn)
-    if isinstance(obj, type):
-        return _of_class(obj, table)
+    if obj is not None and not isinstance(obj, types.ModuleType):
+        if table is _CONTEXTS:
+            return _of_object(obj, fn)
+        return _of_class(obj if isinstance(obj, type) else type(obj), table)
     path = _path_of(node, fn)
     return (table[path], path) if path is not None and path in table else None
 
@@ -377,9 +380,20 @@ def namespace_of(fn: Any) -> tuple[Mapping[str, Any], str]:
     return (globalns or {}), str(getattr(target, "__module__", "") or "")
 
 
-@functools.lru_cache(maxsize=128)
 def _imports(module_name: str) -> Mapping[str, str]:
-    """Local name → dotted path, from every import statement of the module's source (``TYPE_CHECKING`` too)."""
+    """Local name → dotted path, from every import statement of the module's source (``TYPE_CHECKING`` too).
+
+    A module's source is read once; ``__main__`` (a notebook, a script) is read each time, as it changes.
+    """
+    return _read_imports(module_name) if module_name == "__main__" else _cached_imports(module_name)
+
+
+@functools.lru_cache(maxsize=128)
+def _cached_imports(module_name: str) -> Mapping[str, str]:
+    return _read_imports(module_name)
+
+
+def _read_imports(module_name: str) -> Mapping[str, str]:
     module = sys.modules.get(module_name)
     try:
         tree = ast.parse(inspect.getsource(module)) if module is not None else None

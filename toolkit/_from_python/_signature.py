@@ -44,7 +44,7 @@ def parameters(fn: Callable[..., Any]) -> list[tuple[inspect.Parameter, Any]]:
     """Each parameter with its resolved annotation, or the annotation string where it cannot be resolved."""
     try:
         signature = inspect.signature(fn, eval_str=True)
-    except NameError:  # one unresolvable annotation: resolve the others one by one below
+    except (NameError, AttributeError, SyntaxError):  # one unresolvable annotation: resolve one by one below
         signature = inspect.signature(fn)
     except (TypeError, ValueError) as exc:
         raise SignatureError(

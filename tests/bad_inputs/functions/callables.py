@@ -69,6 +69,10 @@ def unresolved(value: NotDefinedAnywhere) -> None:  # type: ignore[name-defined]
     """Refer to a missing type."""
 
 
+def missing_attribute(value: socket.NoSuchSocketType) -> None:  # type: ignore[name-defined]
+    """Refer to a module attribute that does not exist."""
+
+
 def two_contexts(first: ToolContext, second: ToolContext) -> None:
     """Take the context twice."""
 
@@ -94,6 +98,7 @@ BAD: tuple[tuple[str, Any, dict[str, Any], str], ...] = (
     ("typing_typeddict_inside_a_dataclass", legacy_typed_dict_in_dataclass, {}, "unsupported_type"),
     ("context_or_data_union", context_or_data, {}, "mixed_context"),
     ("unresolved_annotation", unresolved, {}, "unresolved_annotation"),
+    ("missing_module_attribute", missing_attribute, {}, "unresolved_annotation"),
     ("two_contexts", two_contexts, {}, "duplicate_context"),
     ("unbound_method", Service.method, {}, "unbound_method"),
     ("not_callable", 42, {}, "not_callable"),
