@@ -3,6 +3,7 @@ importing any framework; the contract lists each injected parameter and why; too
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -15,6 +16,8 @@ import pytest
 import toolkit as tk
 from toolkit import SignatureError, ToolContext
 from toolkit._contract import Injected
+from toolkit._from_python import _context_types as context_types
+from toolkit._from_python import _injected as injected_module
 
 FRAMEWORKS = ("google.adk", "langchain_core", "langgraph", "fastmcp", "mcp", "agents", "pydantic_ai", "agno")
 
@@ -164,3 +167,33 @@ def test_the_summary_shows_who_fills_each_injected_parameter_and_why() -> None:
     assert "toolkit passes its ToolContext" in html
     lines = text.split("injected (1):")[1].splitlines()
     assert lines[2].split()[:3] == ["context", "toolkit", "toolkit.ToolContext"]  # under the header row
+
+
+def _resolve_path(path: str) -> Any:
+    """The object a dotted path names, importing its module; ``None`` when that module does not exist."""
+    parts = path.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            obj = getattr(obj, name, None)
+        return obj
+    return None
+
+
+@pytest.mark.parametrize("table", ["CONTEXTS", "MARKERS", "DEFAULTS"])
+def test_every_importable_name_in_the_tables_is_recognised_as_what_the_table_says(table: str) -> None:
+    """Catches a framework release that moves a class: its new definition site must be in the table too."""
+    entries = getattr(context_types, table)
+    resolved = 0
+    for path, kind in entries.items():
+        obj = _resolve_path(path)
+        if obj is None or path.startswith("toolkit"):
+            continue  # a historical location, or a framework that is not installed here
+        resolved += 1
+        found = injected_module._of_class(obj, entries)
+        assert found is not None, path
+        assert found[0].framework == kind.framework, path
+    assert resolved >= len({kind.framework for kind in entries.values()} - {"toolkit"}) - 1

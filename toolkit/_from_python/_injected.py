@@ -21,7 +21,6 @@ import sys
 import types
 import typing
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typing_extensions
@@ -29,154 +28,10 @@ import typing_extensions
 from toolkit._context import ToolContext
 from toolkit._contract import Injected
 from toolkit._exceptions import SignatureError
+from toolkit._from_python._context_types import BY_NAME, CONTEXTS, DEFAULTS, MARKERS, Kind
 
-__all__ = ["FRAMEWORK_NAMES", "classify", "namespace_of"]
+__all__ = ["classify", "namespace_of"]
 
-
-@dataclass(frozen=True, slots=True)
-class _Kind:
-    framework: str
-    reason: str
-
-
-def _table(*entries: tuple[_Kind, tuple[str, ...]]) -> Mapping[str, _Kind]:
-    return types.MappingProxyType({path: kind for kind, paths in entries for path in paths})
-
-
-_ADK = _Kind("google-adk", "google-adk passes its ToolContext (session, state, artifacts) when it runs the tool")
-_CONTEXTS = _table(
-    (
-        _ADK,
-        (
-            "google.adk.agents.context.Context",  # 1.26+, 2.x: ToolContext = CallbackContext = Context
-            "google.adk.agents.Context",
-            "google.adk.Context",
-            "google.adk.tools.tool_context.ToolContext",  # up to 1.25 a class of its own
-            "google.adk.tools.ToolContext",
-            "google.adk.agents.callback_context.CallbackContext",
-            "google.adk.agents.CallbackContext",
-        ),
-    ),
-    (
-        _Kind("langchain", "LangChain passes the run's callback manager to a tool's _run/_arun"),
-        (
-            "langchain_core.callbacks.manager.CallbackManagerForToolRun",
-            "langchain_core.callbacks.CallbackManagerForToolRun",
-            "langchain_core.callbacks.manager.AsyncCallbackManagerForToolRun",
-            "langchain_core.callbacks.AsyncCallbackManagerForToolRun",
-        ),
-    ),
-    (
-        _Kind("langchain", "LangChain passes the run's RunnableConfig"),
-        ("langchain_core.runnables.config.RunnableConfig", "langchain_core.runnables.RunnableConfig"),
-    ),
-    (
-        _Kind("langgraph", "LangGraph passes the ToolRuntime (state, context, store, tool call id)"),
-        (
-            "langgraph.prebuilt.tool_node.ToolRuntime",
-            "langgraph.prebuilt.ToolRuntime",
-            "langchain.tools.ToolRuntime",
-            "langchain_core.tools.base._DirectlyInjectedToolArg",
-        ),
-    ),
-    (
-        _Kind("mcp", "the MCP server passes the request Context (logging, progress, session)"),
-        (
-            "mcp.server.fastmcp.server.Context",  # mcp 1.x
-            "mcp.server.fastmcp.Context",
-            "mcp.server.mcpserver.context.Context",  # mcp 2.x: FastMCP became MCPServer
-            "mcp.server.mcpserver.Context",
-        ),
-    ),
-    (
-        _Kind("fastmcp", "FastMCP passes the request Context (logging, progress, session)"),
-        ("fastmcp.server.context.Context", "fastmcp.server.Context", "fastmcp.Context"),
-    ),
-    (_Kind("fastmcp", "FastMCP passes the user session"), ("fastmcp.server.sessions.UserSession",)),
-    (
-        _Kind("openai-agents", "the OpenAI Agents SDK passes the run context (RunContextWrapper / ToolContext)"),
-        ("agents.run_context.RunContextWrapper", "agents.RunContextWrapper", "agents.tool_context.ToolContext"),
-    ),
-    (
-        _Kind("pydantic-ai", "pydantic-ai passes the RunContext (dependencies, usage, tool call id)"),
-        ("pydantic_ai._run_context.RunContext", "pydantic_ai.RunContext", "pydantic_ai.tools.RunContext"),
-    ),
-    (
-        _Kind("agno", "agno passes the RunContext (run, session and user ids, session state)"),
-        ("agno.run.base.RunContext", "agno.run.RunContext"),
-    ),
-    (
-        _Kind("agno", "agno passes the agent or team running the tool"),
-        ("agno.agent.agent.Agent", "agno.agent.Agent", "agno.team.team.Team", "agno.team.Team"),
-    ),
-    (_Kind("agno", "agno passes the FunctionCall being executed"), ("agno.tools.function.FunctionCall",)),
-    (
-        _Kind("toolkit", "toolkit passes its ToolContext (session, call id, progress) in Tool.call"),
-        ("toolkit._context.ToolContext", "toolkit.ToolContext"),
-    ),
-)
-_MARKERS = _table(
-    (
-        _Kind("langchain", "LangChain leaves an InjectedToolArg to the caller, never the model"),
-        ("langchain_core.tools.base.InjectedToolArg", "langchain_core.tools.InjectedToolArg"),
-    ),
-    (
-        _Kind("langchain", "LangChain fills an InjectedToolCallId with the tool call's id"),
-        ("langchain_core.tools.base.InjectedToolCallId", "langchain_core.tools.InjectedToolCallId"),
-    ),
-    (
-        _Kind("langgraph", "LangGraph fills an InjectedState from the graph state"),
-        (
-            "langgraph.prebuilt.tool_node.InjectedState",
-            "langgraph.prebuilt.InjectedState",
-            "langchain.tools.InjectedState",
-        ),
-    ),
-    (
-        _Kind("langgraph", "LangGraph fills an InjectedStore with the graph's store"),
-        (
-            "langgraph.prebuilt.tool_node.InjectedStore",
-            "langgraph.prebuilt.InjectedStore",
-            "langchain.tools.InjectedStore",
-        ),
-    ),
-    (
-        _Kind("mcp", "the MCP server fills a Resolve(...) parameter from its resolver"),
-        ("mcp.server.mcpserver.resolve.Resolve", "mcp.server.mcpserver.Resolve"),
-    ),
-)
-_DEFAULTS = _table(
-    (
-        _Kind("fastmcp", "FastMCP resolves a dependency default (Depends, CurrentContext, ...) at call time"),
-        ("uncalled_for.base.Dependency",),
-    ),
-)
-_AGNO_NAMES = [
-    "agent",
-    "team",
-    "run_context",
-    "fc",
-    "images",
-    "videos",
-    "audios",
-    "files",
-    "_agno_agent",
-    "_agno_team",
-    "_agno_run_context",
-]
-_BY_NAME: Mapping[str, Mapping[str, str]] = {
-    "google-adk": {
-        "tool_context": "google-adk fills a parameter named tool_context with its ToolContext",
-        "input_stream": "google-adk fills a parameter named input_stream with the live input stream",
-    },
-    "langchain": {
-        "run_manager": "LangChain fills a parameter named run_manager with the run's callback manager",
-        "callbacks": "LangChain fills a parameter named callbacks with the run's child callbacks",
-    },
-    "agno": {name: f"agno fills a parameter named {name} when it runs the tool" for name in _AGNO_NAMES},
-}
-FRAMEWORK_NAMES: Mapping[str, frozenset[str]] = {fw: frozenset(names) for fw, names in _BY_NAME.items()}
-"""Parameter names each framework fills whatever their annotation (applied to that framework's tool objects)."""
 
 _SPECIAL = {"Annotated": Annotated, "Optional": typing.Optional, "Union": typing.Union}
 
@@ -203,7 +58,7 @@ def classify(p: inspect.Parameter, annotation: Any, fn: Any, framework: str | No
     if found is not None:
         kind, path = found
         return Injected(p.name, kind.framework, path, kind.reason, required)
-    reason = _BY_NAME.get(framework or "", {}).get(p.name)
+    reason = BY_NAME.get(framework or "", {}).get(p.name)
     if framework is not None and reason is not None:
         return Injected(p.name, framework, f"(the name {p.name})", reason, required)
     return None
@@ -221,10 +76,10 @@ def _dotted(cls: Any) -> str:
     return f"{getattr(cls, '__module__', '?')}.{getattr(cls, '__qualname__', getattr(cls, '__name__', '?'))}"
 
 
-def _of_class(cls: Any, table: Mapping[str, _Kind]) -> tuple[_Kind, str] | None:
+def _of_class(cls: Any, table: Mapping[str, Kind]) -> tuple[Kind, str] | None:
     """``cls`` or one of its bases (generic bases too: ``ToolContext(RunContextWrapper[T])``) in ``table``."""
     if cls is ToolContext:
-        return _CONTEXTS["toolkit.ToolContext"], "toolkit.ToolContext"
+        return CONTEXTS["toolkit.ToolContext"], "toolkit.ToolContext"
     for base in getattr(cls, "__mro__", (cls,)):
         path = _dotted(base)
         if path in table and not path.startswith("toolkit."):  # toolkit's own class by identity only
@@ -236,14 +91,14 @@ def _of_class(cls: Any, table: Mapping[str, _Kind]) -> tuple[_Kind, str] | None:
     return None
 
 
-def _of_object(annotation: Any, fn: Any) -> tuple[_Kind, str] | None:
+def _of_object(annotation: Any, fn: Any) -> tuple[Kind, str] | None:
     if isinstance(annotation, typing.ForwardRef):
         return _of_string(annotation.__forward_arg__, fn)
     origin = typing.get_origin(annotation)
     if origin is Annotated:
         base, *metadata = typing.get_args(annotation)
         for item in metadata:
-            hit = _of_class(item if isinstance(item, type) else type(item), _MARKERS)
+            hit = _of_class(item if isinstance(item, type) else type(item), MARKERS)
             if hit is not None:
                 return hit
         return _of_object(base, fn)
@@ -251,11 +106,11 @@ def _of_object(annotation: Any, fn: Any) -> tuple[_Kind, str] | None:
         members = [a for a in typing.get_args(annotation) if a is not type(None)]
         return _one_of([_of_object(a, fn) for a in members])
     if isinstance(origin, type):
-        return _of_class(origin, _CONTEXTS)
-    return _of_class(annotation, _CONTEXTS) if isinstance(annotation, type) else None
+        return _of_class(origin, CONTEXTS)
+    return _of_class(annotation, CONTEXTS) if isinstance(annotation, type) else None
 
 
-def _one_of(hits: list[tuple[_Kind, str] | None]) -> tuple[_Kind, str] | None:
+def _one_of(hits: list[tuple[Kind, str] | None]) -> tuple[Kind, str] | None:
     """The injection a union stands for: every member's (one context type, maybe under several names)."""
     found = [h for h in hits if h is not None]
     if found and len(found) < len(hits):
@@ -263,14 +118,14 @@ def _one_of(hits: list[tuple[_Kind, str] | None]) -> tuple[_Kind, str] | None:
     return found[0] if found else None
 
 
-def _of_default(default: Any) -> tuple[_Kind, str] | None:
+def _of_default(default: Any) -> tuple[Kind, str] | None:
     if default is None or isinstance(default, str | int | float | bool | tuple | list | dict):
         return None
-    return _of_class(type(default), _DEFAULTS)
+    return _of_class(type(default), DEFAULTS)
 
 
 # -- string annotations ------------------------------------------------------------------------------------
-def _of_string(text: str, fn: Any) -> tuple[_Kind, str] | None:
+def _of_string(text: str, fn: Any) -> tuple[Kind, str] | None:
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError:
@@ -278,7 +133,7 @@ def _of_string(text: str, fn: Any) -> tuple[_Kind, str] | None:
     return _of_node(tree.body, fn)
 
 
-def _of_node(node: ast.expr, fn: Any) -> tuple[_Kind, str] | None:
+def _of_node(node: ast.expr, fn: Any) -> tuple[Kind, str] | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):  # nested quotes: Optional["Context"]
         return _of_string(node.value, fn)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):  # X | None
@@ -288,7 +143,7 @@ def _of_node(node: ast.expr, fn: Any) -> tuple[_Kind, str] | None:
         args = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         if _is_special(head, "Annotated"):
             for meta in args[1:]:
-                hit = _path_hit(meta.func if isinstance(meta, ast.Call) else meta, fn, _MARKERS)
+                hit = _path_hit(meta.func if isinstance(meta, ast.Call) else meta, fn, MARKERS)
                 if hit is not None:
                     return hit
             return _of_node(args[0], fn) if args else None
@@ -297,7 +152,7 @@ def _of_node(node: ast.expr, fn: Any) -> tuple[_Kind, str] | None:
             return _one_of([_of_node(a, fn) for a in members])
         return _of_node(node.value, fn)  # a generic: its origin decides
     if isinstance(node, ast.Name | ast.Attribute):
-        return _path_hit(node, fn, _CONTEXTS)
+        return _path_hit(node, fn, CONTEXTS)
     return None
 
 
@@ -317,12 +172,12 @@ def _is_special(path: str | None, name: str) -> bool:
     return path in (f"typing.{name}", f"typing_extensions.{name}")
 
 
-def _path_hit(node: ast.expr, fn: Any, table: Mapping[str, _Kind]) -> tuple[_Kind, str] | None:
+def _path_hit(node: ast.expr, fn: Any, table: Mapping[str, Kind]) -> tuple[Kind, str] | None:
     """Look a name up: the object it names in the function's globals (a class, its bases, an alias such as
     ``Ctx = RunContextWrapper[Account]``), else the import path it names."""
     obj = _object_of(node, fn)
     if obj is not None and not isinstance(obj, types.ModuleType):
-        if table is _CONTEXTS:
+        if table is CONTEXTS:
             return _of_object(obj, fn)
         return _of_class(obj if isinstance(obj, type) else type(obj), table)
     path = _path_of(node, fn)
