@@ -24,19 +24,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from function_catalogue import CASES, Case
 
 from toolkit import from_function
-from toolkit._from_python import _arguments_model, _callable_target, _docstring, _params, _signature
+from toolkit._from_python import _arguments_model, _docstring, _params
 from toolkit._from_python._schema import args_schema_of
+from toolkit._from_python._signature import callable_target
 
 
 def pydantic_floor(case: Case) -> None:
     """Only what pydantic does: build the arguments model and ask it for its JSON Schema."""
-    params, _ = _params(_signature(case.fn), {}, "bench")
+    params, _ = _params(case.fn, {}, "bench", None, {})
     _arguments_model(params, "bench").model_json_schema()
 
 
 def args_schema_only(case: Case) -> None:
-    doc = _docstring(_callable_target(case.fn))
-    params, _ = _params(_signature(case.fn), doc.params, "bench")
+    doc = _docstring(callable_target(case.fn))
+    params, _ = _params(case.fn, doc.params, "bench", None, {})
     args_schema_of(_arguments_model(params, "bench"))
 
 

@@ -99,3 +99,34 @@ def test_function_tools_adapt_too() -> None:
     assert _dump(adapted._get_declaration()) == _without_nulls(tool.declaration)
     result = asyncio.run(adapted.run_async(args={"query": 5}, tool_context=None))
     assert result["status"] == "invalid_arguments"
+
+
+def test_a_json_schema_tool_reaches_adk_as_parameters_json_schema() -> None:
+    import toolkit as tk
+
+    tool = tk.from_function(search_issues, namespace="issues", effect="read", dialect="json_schema")
+    adapted = to_adk(tool)
+    declaration = adapted._get_declaration()
+    assert declaration.parameters is None
+    assert declaration.parameters_json_schema == tool.declaration["parameters"] == tool.args_schema
+    request = LlmRequest()
+    asyncio.run(adapted.process_llm_request(tool_context=None, llm_request=request))
+    sent = request.config.tools[0].function_declarations[0]
+    assert _dump(sent)["parametersJsonSchema"] == tool.args_schema
+    ok = asyncio.run(adapted.run_async(args={"query": "login"}, tool_context=None))
+    assert ok["status"] == "ok"
+
+
+def test_a_declaration_adk_refuses_raises_a_toolkit_error_not_a_validation_error() -> None:
+    import toolkit as tk
+    from toolkit import SchemaError, ToolContract
+
+    contract = ToolContract(
+        name="odd", description="Take a value.", args_schema={"type": "object", "properties": {"v": {}}}
+    )
+    odd = tk.Tool(contract=contract, parameters={"type": "OBJECT", "properties": {"v": {"maxLength": "long"}}})
+    with pytest.raises(SchemaError) as caught:
+        to_adk(odd)
+    assert caught.value.slug == "adk_refused"
+    assert "'odd'" in caught.value.message
+    assert not isinstance(caught.value.__cause__, Exception)  # pydantic's error is not chained into the report

@@ -6,6 +6,7 @@ import importlib.util
 import inspect
 import json
 import keyword
+import sys
 import typing
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -35,6 +36,7 @@ def load_bad() -> Any:
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and string annotations resolve through the module's entry
     spec.loader.exec_module(module)
     return module.BAD
 

@@ -6,7 +6,7 @@ import toolkit as tk
 
 EXPECTED = [
     "BatchItem", "BatchResult", "Change", "ChecksumMismatch", "CodegenError", "DeclarationDiff",
-    "FieldError", "Fixture", "FixtureReport", "GoldenError", "Lint", "Loss", "Lowered", "NamingError",
+    "FieldError", "Fixture", "FixtureReport", "GoldenError", "Injected", "Lint", "Loss", "Lowered", "NamingError",
     "Notice", "Policy", "Rejection", "Replay", "RuntimeConfigError", "SagaReport", "SagaStep",
     "SchemaError", "SignatureError", "SpecDiff", "SpecError", "TargetError", "Tool", "ToolContext", "ToolContract",
     "ToolResult", "ToolkitError", "Toolset", "Workbench", "__version__", "canonical_json",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import pretty as canonical_json
 from toolkit._context import ToolContext
-from toolkit._contract import Lint, Loss, Policy, ToolContract
+from toolkit._contract import Injected, Lint, Loss, Policy, ToolContract
 from toolkit._envelope import (
     BatchItem,
     BatchResult,
@@ -65,6 +65,7 @@ __all__ = [
     "Fixture",
     "FixtureReport",
     "GoldenError",
+    "Injected",
     "Lint",
     "Loss",
     "Lowered",

@@ -21,6 +21,8 @@ __all__ = [
     "PARAMETER_NAME",
     "TOOL_NAME",
     "Effect",
+    "FrameworkSource",
+    "Injected",
     "Lint",
     "Loss",
     "Policy",
@@ -81,6 +83,48 @@ class Lint(Displayable):
             "message": self.message,
             "fix": self.fix,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Injected:
+    """A parameter the runtime fills, never the model: it is left out of ``args_schema`` and the declaration.
+
+    ``framework`` names who fills it (``"toolkit"`` for :class:`toolkit.ToolContext`, ``"google-adk"``,
+    ``"langchain"``, ``"langgraph"``, ``"mcp"``, ``"fastmcp"``, ``"openai-agents"``, ``"pydantic-ai"``,
+    ``"agno"``), ``type`` the qualified name of the annotation (or marker, or default) that gave it away,
+    ``reason`` the rule in words. ``required``: the function has no default for it, so a call outside its
+    framework must supply it (``ToolContext(extras={name: value})``).
+    """
+
+    name: str
+    framework: str
+    type: str
+    reason: str
+    required: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "framework": self.framework,
+            "type": self.type,
+            "reason": self.reason,
+            "required": self.required,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FrameworkSource:
+    """The agent framework's tool object a function tool was read from, and what that framework declares.
+
+    ``object_type`` is the object's qualified class name; ``schema`` the parameters JSON Schema the framework
+    itself would send (``None`` when it has none or refused to make one; ``refusal`` then says why). The lints
+    compare it with toolkit's own derivation and report where they disagree.
+    """
+
+    framework: str
+    object_type: str
+    schema: Mapping[str, Any] | None = None
+    refusal: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +191,8 @@ class ToolContract:
     security: tuple[SecurityScheme, ...] = ()
     servers: tuple[str, ...] = ()
     domain_rules: tuple[Mapping[str, Any], ...] = ()
+    injected: tuple[Injected, ...] = ()
+    framework: FrameworkSource | None = None
 
 
 def parse_binding(value: str) -> tuple[BindingLocation, str | None]:

@@ -46,6 +46,7 @@ __all__ = [
 
 ErrorSlug = Literal[
     "adk_missing",
+    "adk_refused",
     "bad_base_url",
     "bad_credential",
     "bad_credential_provider",
@@ -98,11 +99,14 @@ ErrorSlug = Literal[
     "ledger_unavailable",
     "left_recursive_ref",
     "missing_annotation",
+    "missing_context",
     "missing_credential",
     "missing_extra",
+    "mixed_context",
     "module_collision",
     "no_ledger_connection",
     "no_signature",
+    "no_tool_function",
     "no_tools",
     "no_tools_in_module",
     "not_a_mapping",
@@ -270,6 +274,8 @@ ERROR_SLUGS: Mapping[ErrorSlug, Slug] = {
     "duplicate_context": Slug(_SIG, "the function takes two `ToolContext` parameters"),
     "lambda_needs_name": Slug(_SIG, "a lambda has no name the model can call: pass `name=`"),
     "missing_annotation": Slug(_SIG, "a parameter has no type annotation"),
+    "mixed_context": Slug(_SIG, "a parameter's type is a union of a context the runtime fills and data"),
+    "no_tool_function": Slug(_SIG, "a framework's tool object carries no Python function to read"),
     "no_signature": Slug(_SIG, "the callable's signature cannot be read"),
     "positional_only": Slug(_SIG, "a parameter is positional-only; the model passes arguments by name"),
     "unbound_method": Slug(_SIG, "an unbound method: pass a bound one (`instance.method`)"),
@@ -290,6 +296,7 @@ ERROR_SLUGS: Mapping[ErrorSlug, Slug] = {
     "schema_too_deep": Slug(_SCHEMA, "a schema, or a default, enum or const in it, nests too deep or contains itself"),
     "schema_too_large": Slug(_SCHEMA, "lowering a schema needs more nodes or steps than its budget"),
     "unknown_dialect": Slug(_SCHEMA, "no lowering dialect by that name"),
+    "adk_refused": Slug(_SCHEMA, "google-adk (google-genai) refuses the tool's declaration"),
     "unresolved_ref": Slug(_SCHEMA, "a `$ref` lowering reads is an anchor or points to nothing"),
     # SpecError: an OpenAPI document cannot be loaded at all
     "bad_spec": Slug(_SPEC, "SpecError's default: the OpenAPI document or spec file cannot be loaded"),
@@ -343,6 +350,7 @@ ERROR_SLUGS: Mapping[ErrorSlug, Slug] = {
     "demo_api_start": Slug(_RUNTIME, "the demo API did not start"),
     "duplicate_batch_id": Slug(_RUNTIME, "two batch items share an id, so the model could not quote them back"),
     "missing_credential": Slug(_RUNTIME, "a credential's environment variable is unset or empty"),
+    "missing_context": Slug(_RUNTIME, "a tool needs a framework's context that the call did not pass"),
     "no_ledger_connection": Slug(_RUNTIME, "a transaction-mode idempotent tool ran without the ledger's connection"),
     # LedgerError: the idempotency ledger's file cannot be used
     "ledger_error": Slug((LedgerError,), "LedgerError's default: the ledger file cannot be used"),

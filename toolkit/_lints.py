@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolkit._contract import TOOL_NAME, Lint, Severity
+from toolkit import _framework_lints as framework
+from toolkit._contract import TOOL_NAME, FrameworkSource, Injected, Lint, Severity
+from toolkit._exceptions import ToolkitError
 from toolkit._refs import Refs, follow, schema_types
 
 if TYPE_CHECKING:
@@ -70,6 +72,17 @@ class Subject:
     """The schema's references, read once each."""
     declaration_bytes: int | None = None
     """Size of the lowered declaration as canonical UTF-8 JSON (``None``: not measurable)."""
+    framework: FrameworkSource | None = None
+    """The framework tool object the tool was read from, if any (its schema is compared with ours)."""
+    injected: tuple[Injected, ...] = ()
+    framework_fields: tuple[Field, ...] = ()
+    """Every field of the framework's own schema, walked as :attr:`fields` is."""
+    framework_refs: Refs | None = None
+    """The framework schema's references; ``None`` when there is no framework schema to compare."""
+
+    @property
+    def framework_schema(self) -> Mapping[str, Any] | None:
+        return self.framework.schema if self.framework is not None else None
 
     def resolve(self, node: Any) -> Any:
         return follow(node, self.refs)
@@ -97,7 +110,17 @@ def lint(tool: Tool) -> tuple[Lint, ...]:
     schema = contract.args_schema
     refs = Refs(schema)
     fields = tuple(_walk(refs, schema, "", 1))
-    subject = Subject(contract.name, contract.description or "", schema, fields, refs, _declaration_bytes(tool))
+    subject = Subject(
+        contract.name,
+        contract.description or "",
+        schema,
+        fields,
+        refs,
+        _declaration_bytes(tool),
+        framework=contract.framework,
+        injected=contract.injected,
+        **_framework_view(contract.framework),
+    )
     found: dict[tuple[str, str], Lint] = {}
     for rule in CATALOGUE:
         for path, message, fix, *severity in rule.check(subject):
@@ -105,6 +128,18 @@ def lint(tool: Tool) -> tuple[Lint, ...]:
             level = severity[0] if severity else rule.severity
             found.setdefault((rule.code, path), Lint(rule.code, rule.slug, level, path, message, fix))
     return tuple(found.values())
+
+
+def _framework_view(source: FrameworkSource | None) -> dict[str, Any]:
+    """The framework schema's fields and references, walked like toolkit's; nothing if it cannot be read."""
+    schema = source.schema if source is not None else None
+    if not isinstance(schema, Mapping):
+        return {}
+    try:
+        refs = Refs(schema)
+        return {"framework_fields": tuple(_walk(refs, schema, "", 1)), "framework_refs": refs}
+    except (ToolkitError, RecursionError):  # a framework schema toolkit cannot read is not compared
+        return {}
 
 
 def _declaration_bytes(tool: Tool) -> int | None:
@@ -135,7 +170,8 @@ def _walk(refs: Refs, node: Any, prefix: str, depth: int) -> Iterator[Field]:
     if depth > _WALK_LIMIT or not isinstance(node, Mapping):
         return
     for container in _containers(refs, node):
-        for name, sub in (container.get("properties") or {}).items():
+        properties = container.get("properties")
+        for name, sub in properties.items() if isinstance(properties, Mapping) else ():
             resolved = follow(sub, refs)
             if not isinstance(resolved, Mapping):
                 continue
@@ -369,5 +405,41 @@ CATALOGUE: Sequence[Rule] = (
         _declaration_too_large,
     ),
     Rule("TK601", "bad_tool_name", "error", "the tool name breaks the declaration name rule", _bad_tool_name),
+    # a framework's own schema of the tool against toolkit's derivation (toolkit/_framework_lints.py)
+    Rule(
+        "TK701",
+        "framework_refused",
+        "warning",
+        "the framework the tool came from cannot declare it",
+        framework.framework_refused,
+    ),
+    Rule(
+        "TK702",
+        "framework_parameters",
+        "warning",
+        "the framework's schema and toolkit's declare different parameters",
+        framework.framework_parameters,
+    ),
+    Rule(
+        "TK703",
+        "framework_required",
+        "warning",
+        "the framework's schema and toolkit's disagree on whether a parameter is required",
+        framework.framework_required,
+    ),
+    Rule(
+        "TK704",
+        "framework_types",
+        "warning",
+        "the framework's schema and toolkit's give a parameter different JSON types",
+        framework.framework_types,
+    ),
+    Rule(
+        "TK705",
+        "framework_description",
+        "info",
+        "the framework's schema and toolkit's describe a parameter differently",
+        framework.framework_description,
+    ),
 )
 """Every lint rule, in code order. Codes and slugs are stable: never renumber, only add."""

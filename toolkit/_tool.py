@@ -45,6 +45,8 @@ class Tool(Displayable):
     fn: Callable[..., Any] | None = None
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     context_param: str | None = None
+    dialect: str = "gemini"
+    """The lowering dialect ``parameters`` is in (``"gemini"``, ``"json_schema"``, ...)."""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # -- the contract, read-only -------------------------------------------------------------------
@@ -105,7 +107,8 @@ class Tool(Displayable):
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.
 
-        A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted).
+        A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted); a
+        parameter a framework fills (``contract.injected``) receives ``context.extras[its name]``.
         """
         return call_tool(self, args, context)
 
@@ -199,5 +202,6 @@ def build_tool(
         fn=fn,
         converter=converter,
         context_param=context_param,
+        dialect=dialect,
     )
     return replace(tool, lints=lint(tool))

@@ -36,6 +36,8 @@ __all__ = [
     "TOOL_RENDERER",
     "bindings_html",
     "declaration_html",
+    "injected_html",
+    "injected_text",
     "lints_html",
     "lints_text",
     "losses_html",
@@ -104,7 +106,27 @@ LOSS_RENDERER = Renderer(_loss_text, lambda x: wrap("losses", losses_html([x])))
 def _headline(tool: Tool) -> str:
     where = f" · {tool.method.upper()} {tool.path}" if tool.method and tool.path else ""
     confirm = " · needs confirmation" if tool.confirm else ""
-    return f"Tool {tool.name} · {tool.effect}{confirm}{where}"
+    source = tool.contract.framework
+    origin = f" · from a {source.framework} {source.object_type.rsplit('.', 1)[-1]}" if source is not None else ""
+    return f"Tool {tool.name} · {tool.effect}{confirm}{where}{origin}"
+
+
+_INJECTED_HEADERS = ("parameter", "filled by", "type", "why it is not shown to the model")
+
+
+def _injected_rows(tool: Tool) -> list[tuple[str, ...]]:
+    return [(i.name, i.framework, i.type, i.reason) for i in tool.contract.injected]
+
+
+def injected_text(tool: Tool) -> list[str]:
+    """The parameters the runtime fills, and why (nothing when there are none)."""
+    rows = _injected_rows(tool)
+    return [f"injected ({len(rows)}):", *text_table(_INJECTED_HEADERS, rows)] if rows else []
+
+
+def injected_html(tool: Tool) -> str:
+    rows = _injected_rows(tool)
+    return html_table(_INJECTED_HEADERS, rows) if rows else ""
 
 
 def _binding_rows(tool: Tool) -> list[tuple[str, str]]:
@@ -125,7 +147,7 @@ def tool_text(tool: Tool) -> str:
     lines = [_headline(tool), "declaration:", json_text(tool.declaration)]
     if tool.binding:
         lines += ["bindings:", *text_table(("argument", "binds to"), _binding_rows(tool))]
-    lines += losses_text(tool.losses) + lints_text(tool.lints)
+    lines += injected_text(tool) + losses_text(tool.losses) + lints_text(tool.lints)
     return "\n".join(lines)
 
 
@@ -137,6 +159,8 @@ def tool_html(tool: Tool) -> str:
     ]
     if tool.binding:
         parts.append(section("Bindings", bindings_html(tool)))
+    if tool.contract.injected:
+        parts.append(section("Injected", injected_html(tool)))
     parts += [section("Losses", losses_html(tool.losses)), section("Lints", lints_html(tool.lints))]
     return wrap("tool", "".join(parts))
 

@@ -3,8 +3,12 @@
 The signature is read with real parameter names and resolved annotations; each parameter becomes a field of
 a pydantic model (``extra="forbid"``), whose JSON Schema is the tool's ``args_schema`` and whose validation
 turns checked JSON arguments back into real Python objects (``date``, ``Decimal``, enums, models,
-dataclasses, sets, tuples) for the call. Descriptions come from ``Annotated[T, Field(description=...)]``,
-then ``Annotated[T, "text"]``, then the docstring (Google, NumPy or reST).
+dataclasses, sets, tuples, TypedDicts) for the call. Descriptions come from ``Annotated[T,
+Field(description=...)]``, then ``Annotated[T, "text"]``, then the docstring (Google, NumPy or reST, read
+line by line where a line is malformed), then the schema of the framework's tool object it came from.
+
+Parameters a runtime fills are injected rather than declared (:mod:`._injected`); a framework's tool object
+gives up its function and what it knows (:mod:`._frameworks`).
 
 Anything that cannot become an honest tool is refused with a :class:`~toolkit.SignatureError` whose slug
 names the problem and whose message says how to fix it.
@@ -12,7 +16,6 @@ names the problem and whose message says how to fix it.
 
 from __future__ import annotations
 
-import functools
 import inspect
 import re
 import types
@@ -26,11 +29,22 @@ from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from toolkit._context import ToolContext
-from toolkit._contract import PARAMETER_NAME, TOOL_NAME, Effect, Policy, ToolContract
-from toolkit._exceptions import NamingError, SignatureError
+from toolkit._contract import Effect, Injected, Policy, ToolContract
+from toolkit._exceptions import SignatureError
 from toolkit._from_python._docstrings import Docstring, parse_docstring
+from toolkit._from_python._frameworks import read_tool_object
+from toolkit._from_python._injected import classify
 from toolkit._from_python._schema import args_schema_of
+from toolkit._from_python._signature import (
+    callable_target,
+    check_kind,
+    check_name,
+    parameters,
+    qualname,
+    unresolved,
+)
+from toolkit._from_python._signature import tool_name as tool_name_of
+from toolkit._from_python._typeddict import convert_annotation
 from toolkit._tool import DomainCheck, Tool, build_tool
 
 __all__ = ["from_function"]
@@ -58,59 +72,62 @@ def from_function(
     domain: Iterable[DomainCheck] = (),
     dialect: str = "gemini",
 ) -> Tool:
-    """Build a :class:`~toolkit.Tool` from a typed, documented Python callable.
+    """Build a :class:`~toolkit.Tool` from a typed, documented Python callable or a framework's tool object.
 
-    ``name`` defaults to the function's name and is prefixed with ``namespace + "_"`` when a namespace is
-    given. ``description`` defaults to the docstring's summary and body. ``effect`` defaults to ``"write"``
-    (the safe assumption); ``confirm`` defaults to ``False``. ``domain`` checks run after structural
-    validation and give ``status: "rejected"``.
+    ``fn`` may be a function, method or callable object, or a tool object of an agent framework (google-adk
+    ``FunctionTool``, a LangChain tool, a FastMCP or MCP tool, an OpenAI Agents ``FunctionTool``, a
+    pydantic-ai ``Tool``, an agno ``Function``): its function is read, and its name, description and
+    parameter descriptions are kept. Parameters a runtime fills (toolkit's :class:`~toolkit.ToolContext`,
+    the frameworks' contexts) are injected: left out of the declaration and listed in
+    ``tool.contract.injected``.
+
+    ``name`` defaults to the function's (or tool object's) name and is prefixed with ``namespace + "_"``
+    when a namespace is given. ``description`` defaults to the docstring's summary and body. ``effect``
+    defaults to ``"write"`` (the safe assumption); ``confirm`` defaults to ``False``. ``domain`` checks run
+    after structural validation and give ``status: "rejected"``.
     """
     if effect not in ("read", "write"):
         raise SignatureError(f"effect={effect!r} is not 'read' or 'write'; pass one of those", slug="bad_effect")
-    doc = _docstring(_callable_target(fn))
-    tool_name = _tool_name(fn, namespace, name)
-    signature = _signature(fn)
-    params, context_param = _params(signature, doc.params, _qualname(fn))
-    model = _arguments_model(params, _qualname(fn))
+    source = read_tool_object(fn)
+    target = source.function if source is not None else fn
+    doc = _docstring(callable_target(target))
+    tool_name = tool_name_of(target, namespace, name if name is not None or source is None else source.name)
+    where = qualname(target)
+    framework = source.source.framework if source is not None else None
+    described = {**(source.descriptions if source is not None else {}), **doc.params}
+    fields = source.fields if source is not None else {}
+    params, injected = _params(target, described, where, framework, fields)
+    model = _arguments_model(params, where)
     try:
         args_schema, losses = args_schema_of(model)
     except (PydanticUserError, TypeError, ValueError) as exc:
-        raise _unsupported(_qualname(fn), exc) from exc
+        raise _unsupported(where, exc) from exc
+    if description is None:
+        description = source.description if source is not None and source.description else doc.description
     contract = ToolContract(
         name=tool_name,
-        description=doc.description if description is None else description,
+        description=description,
         args_schema=args_schema,
         effect=effect,
         confirm=bool(confirm),
         source="function",
         source_losses=losses,
+        injected=injected,
+        framework=source.source if source is not None else None,
     )
+    context = [i.name for i in injected if i.framework == "toolkit"]
     return build_tool(
         contract,
         dialect=dialect,
         policy=policy,
         domain_checks=domain,
-        fn=fn,
+        fn=target,
         converter=_converter(model, params),
-        context_param=context_param,
+        context_param=context[0] if context else None,
     )
 
 
 # -- the callable -----------------------------------------------------------------------------------------
-def _callable_target(fn: Any) -> Any:
-    """The object whose docstring describes ``fn`` (the function inside a partial, or the callable itself)."""
-    if isinstance(fn, staticmethod | classmethod):
-        raise SignatureError(
-            f"{fn!r} is a raw {type(fn).__name__} object; pass it through its class, e.g. from_function(MyClass.name)",
-            slug="not_callable",
-        )
-    if not callable(fn):
-        raise SignatureError(f"{fn!r} is not callable; pass a function, method or callable object", slug="not_callable")
-    while isinstance(fn, functools.partial):
-        fn = fn.func
-    return fn
-
-
 def _docstring(target: Any) -> Docstring:
     """The function's docstring; for a class or callable object, the class's description and the params
     documented on the class or on ``__init__``/``__call__``."""
@@ -118,133 +135,57 @@ def _docstring(target: Any) -> Docstring:
         return parse_docstring(target)
     cls, method = (target, "__init__") if isinstance(target, type) else (type(target), "__call__")
     own, call = parse_docstring(cls), parse_docstring(cls.__dict__.get(method, ""))  # never object.__init__
-    return Docstring(own.description or call.description, {**own.params, **call.params})
-
-
-def _qualname(fn: Any) -> str:
-    target = fn.func if isinstance(fn, functools.partial) else fn
-    return str(getattr(target, "__qualname__", None) or type(target).__qualname__)
-
-
-def _signature(fn: Callable[..., Any]) -> inspect.Signature:
-    try:
-        signature = inspect.signature(fn, eval_str=True)
-    except NameError as exc:
-        raise SignatureError(
-            f"cannot resolve an annotation of {_qualname(fn)}: {exc}. Define the type at module level (string "
-            "annotations are resolved in the function's module) or import it there",
-            slug="unresolved_annotation",
-        ) from exc
-    except (TypeError, ValueError) as exc:
-        raise SignatureError(
-            f"cannot read the signature of {fn!r} ({exc}); wrap it in a typed Python function",
-            slug="no_signature",
-        ) from exc
-    first = next(iter(signature.parameters.values()), None)
-    if (
-        inspect.isfunction(fn)
-        and first is not None
-        and first.name in ("self", "cls")
-        and first.annotation is first.empty
-    ):
-        raise SignatureError(
-            f"{_qualname(fn)} is an unbound method (its first parameter is {first.name!r}); pass a bound method "
-            "instead, e.g. from_function(instance.method) or from_function(MyClass.class_method)",
-            slug="unbound_method",
-        )
-    return signature
-
-
-def _tool_name(fn: Any, namespace: str | None, name: str | None) -> str:
-    base = name if name is not None else _default_name(fn)
-    full = f"{namespace}_{base}" if namespace else base
-    if not TOOL_NAME.fullmatch(full):
-        raise NamingError(
-            f"tool name {full!r} breaks the declaration name rule [A-Za-z_][A-Za-z0-9_.:-]{{0,127}}; "
-            "pass name= (and namespace=) made of letters, digits, '_', '.', ':' and '-', at most 128 characters",
-            slug="bad_tool_name",
-        )
-    return full
-
-
-def _default_name(fn: Any) -> str:
-    target = fn.func if isinstance(fn, functools.partial) else fn
-    name = getattr(target, "__name__", None)
-    if name == "<lambda>":
-        raise SignatureError("a lambda has no name the model can call; pass name='...'", slug="lambda_needs_name")
-    if isinstance(name, str) and not isinstance(target, type):
-        return name
-    cls = target if isinstance(target, type) else type(target)  # classes and callable objects: snake_case
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", cls.__name__).lower()
+    return Docstring(own.description or call.description, {**own.params, **call.params}, own.notes + call.notes)
 
 
 # -- the parameters ---------------------------------------------------------------------------------------
-def _params(signature: inspect.Signature, doc_params: Mapping[str, str], where: str) -> tuple[list[_Param], str | None]:
+def _params(
+    fn: Callable[..., Any],
+    doc_params: Mapping[str, str],
+    where: str,
+    framework: str | None,
+    fields: Mapping[str, FieldInfo],
+) -> tuple[list[_Param], tuple[Injected, ...]]:
     params: list[_Param] = []
-    context_param: str | None = None
-    for p in signature.parameters.values():
-        _check_kind(p, where)
-        if _is_context(p.annotation):
-            if context_param is not None:
-                raise SignatureError(
-                    f"{where} has two ToolContext parameters ({context_param!r}, {p.name!r}); keep one",
-                    slug="duplicate_context",
-                )
-            context_param = p.name
+    injected: list[Injected] = []
+    for p, annotation in parameters(fn):
+        if framework is not None and p.kind is p.VAR_KEYWORD:
+            continue  # a framework's `**kwargs` catch-all (LangChain's _run): nothing is passed through it
+        check_kind(p, where)
+        found = classify(p, annotation, fn, framework)
+        if found is not None:
+            injected.append(found)
             continue
-        _check_name(p.name, where)
-        annotation, default = _annotation_and_default(p, where)
+        if isinstance(annotation, str):
+            raise unresolved(p.name, annotation, where)
+        check_name(p.name, where)
+        if p.name in fields:
+            p, annotation = _from_field(p, fields[p.name])
+        annotation, default = _annotation_and_default(p, annotation, where)
         params.append(_Param(p.name, annotation, default, _description(annotation, doc_params.get(p.name))))
-    return params, context_param
-
-
-def _check_kind(p: inspect.Parameter, where: str) -> None:
-    if p.kind is p.VAR_POSITIONAL:
+    own = [i.name for i in injected if i.framework == "toolkit"]
+    if len(own) > 1:
         raise SignatureError(
-            f"{where} takes *{p.name}; the model calls tools with named arguments only. Replace it with a "
-            f"named list parameter, e.g. `{p.name}: list[str]`",
-            slug="varargs",
+            f"{where} has two ToolContext parameters ({own[0]!r}, {own[1]!r}); keep one", slug="duplicate_context"
         )
-    if p.kind is p.VAR_KEYWORD:
-        raise SignatureError(
-            f"{where} takes **{p.name}; an open bag of keywords cannot be declared or validated. Name each "
-            "argument as a typed parameter (or take a typed model/TypedDict)",
-            slug="varkw",
-        )
-    if p.kind is p.POSITIONAL_ONLY:
-        raise SignatureError(
-            f"parameter {p.name!r} of {where} is positional-only; the model passes arguments by name. Remove "
-            "the '/' from the signature",
-            slug="positional_only",
-        )
+    return params, tuple(injected)
 
 
-def _check_name(name: str, where: str) -> None:
-    if not PARAMETER_NAME.fullmatch(name):
-        raise SignatureError(
-            f"parameter {name!r} of {where} breaks the declaration rule [A-Za-z_][A-Za-z0-9_]{{0,63}}; rename it "
-            "with ASCII letters, digits and '_', at most 64 characters",
-            slug="bad_parameter_name",
-        )
+def _from_field(p: inspect.Parameter, info: FieldInfo) -> tuple[inspect.Parameter, Any]:
+    """The parameter as a framework's model field declares it: its type, constraints and default."""
+    annotation = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+    default = p.empty if info.is_required() else info.get_default(call_default_factory=True)
+    return p.replace(default=default), annotation
 
 
-def _is_context(annotation: Any) -> bool:
-    if annotation is ToolContext:
-        return True
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        members = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return members == [ToolContext]
-    return False
-
-
-def _annotation_and_default(p: inspect.Parameter, where: str) -> tuple[Any, Any]:
-    if p.annotation is p.empty:
+def _annotation_and_default(p: inspect.Parameter, annotation: Any, where: str) -> tuple[Any, Any]:
+    if annotation is p.empty:
         raise SignatureError(
             f"parameter {p.name!r} of {where} has no type annotation; annotate it (e.g. `{p.name}: str`) so "
             "the model is told what to send",
             slug="missing_annotation",
         )
-    annotation, default = p.annotation, p.default
+    annotation, default = convert_annotation(annotation), p.default
     if isinstance(default, FieldInfo):  # `x: int = Field(10, ge=1)`
         annotation, default = Annotated[annotation, default], _field_default(default)
     if default is None and not _admits_none(annotation):
@@ -306,7 +247,9 @@ def _unsupported(where: str, exc: Exception) -> SignatureError:
     return SignatureError(
         f"{where} has a parameter type that cannot be described as JSON Schema ({detail}). Use JSON-friendly "
         "types (str, int, float, bool, date, Decimal, Enum, Literal, list, dict[str, X], dataclasses, "
-        "pydantic models, typing_extensions.TypedDict) or wrap the value in one",
+        "pydantic models, TypedDict) or wrap the value in one. A value the runtime passes rather than the model "
+        "is injected instead: annotate it toolkit.ToolContext (or a framework's context type: google-adk "
+        "ToolContext, a LangChain run manager, MCP Context, RunContextWrapper, RunContext)",
         slug="unsupported_type",
     )
 

@@ -3,6 +3,11 @@
 Google, NumPy and reST (Sphinx) styles are parsed by ``docstring-parser``; the style is detected per
 docstring. The tool description is the summary and body only: ``Args``/``Parameters``/``Returns``/``Raises``
 sections never leak into it, because their words belong to the parameters (or to nobody).
+
+A malformed line costs that line only: ``docstring-parser`` reads a style all or nothing, so whatever it
+lost (every parameter of a Google section with one colon-less line, a reST field missing its colon, a
+markdown ``**Args:**`` list) is taken from the per-line reader :mod:`._recovery`, and the lines neither
+could read are kept as ``notes``.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from typing import Any
 
 import docstring_parser
 
+from toolkit._from_python._recovery import recover
+
 __all__ = ["Docstring", "parse_docstring"]
 
 
@@ -25,6 +32,8 @@ class Docstring:
     description: str = ""
     params: dict[str, str] = field(default_factory=dict)
     """Parameter (and attribute) descriptions by name, whitespace collapsed to single spaces."""
+    notes: tuple[str, ...] = ()
+    """Lines of a parameter section that could not be read (``"line 5: '...' is not 'name: description'"``)."""
 
 
 def parse_docstring(obj: Any) -> Docstring:
@@ -37,8 +46,21 @@ def parse_docstring(obj: Any) -> Docstring:
     parsed = docstring_parser.parse(f"{_PLACEHOLDER}\n\n{text}" if headless else text)
     summary = None if headless else parsed.short_description
     parts = [p.strip() for p in (summary, parsed.long_description) if p and p.strip()]
-    params = {p.arg_name: _one_line(p.description) for p in parsed.params if p.arg_name and p.description}
-    return Docstring(description="\n\n".join(parts), params=params)
+    params = {
+        p.arg_name: _one_line(p.description)
+        for p in parsed.params
+        if p.arg_name and p.description and p.arg_name.isidentifier()
+    }
+    description = "\n\n".join(parts)
+    recovered = recover(text)
+    if recovered.structured and _leaks_a_section(description):
+        description = "" if headless else recovered.description
+    return Docstring(description, {**recovered.params, **params}, recovered.notes)
+
+
+def _leaks_a_section(description: str) -> bool:
+    """Whether a section header or field reached the description (``docstring-parser`` gave up on a style)."""
+    return recover(description).structured
 
 
 _PLACEHOLDER = "_"

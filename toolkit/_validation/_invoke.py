@@ -5,6 +5,10 @@
 * bad arguments → the validator's ``invalid_arguments`` / ``rejected`` envelope;
 * a conversion that refuses the arguments (a pydantic validator, a ``ValueError`` in a converter) →
   ``rejected`` with field errors;
+* parameters the runtime fills: toolkit's :class:`~toolkit.ToolContext` receives ``context``; a framework's
+  context (``tool.contract.injected``) receives ``context.extras[name]`` (the adapter that runs the tool under
+  its framework puts it there), its default when the call has none, and a required one without a value is a
+  :class:`~toolkit.RuntimeConfigError` (``missing_context``) that says how to pass it;
 * a tool marked ``confirm`` → ``needs_confirmation`` (with the cleaned arguments) until the runtime calls
   again with ``ToolContext(extras={"confirmed": True})`` — the signature ``call(args, context)`` has no
   other place for the user's "yes", and the context is what the runtime (not the model) controls;
@@ -32,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit._context import ToolContext
 from toolkit._envelope import FieldError, Status, ToolResult
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import RuntimeConfigError, ToolkitError
 from toolkit._validation._expected import format_path
 
 if TYPE_CHECKING:
@@ -67,7 +71,27 @@ def call(tool: Tool, args: Any, context: ToolContext | None = None) -> ToolResul
         return kwargs.with_notices(checked.notices)
     if tool.context_param:
         kwargs[tool.context_param] = context
+    kwargs.update(_framework_contexts(tool, context))
     return _run(tool, kwargs).with_notices(checked.notices)
+
+
+def _framework_contexts(tool: Tool, context: ToolContext) -> dict[str, Any]:
+    """The values of the parameters a framework fills, from ``context.extras`` by parameter name."""
+    found: dict[str, Any] = {}
+    for injected in tool.contract.injected:
+        if injected.framework == "toolkit":
+            continue
+        if injected.name in context.extras:
+            found[injected.name] = context.extras[injected.name]
+        elif injected.required:
+            raise RuntimeConfigError(
+                f"parameter {injected.name!r} of tool {tool.name!r} is filled by {injected.framework} "
+                f"({injected.type}) when the tool runs under it; run it there (google-adk: "
+                "toolkit.runtime.adk.to_adk(tool)), or pass the value: "
+                f"tool.call(args, ToolContext(extras={{{injected.name!r}: ...}}))",
+                slug="missing_context",
+            )
+    return found
 
 
 def _convert(tool: Tool, cleaned: dict[str, Any]) -> dict[str, Any] | ToolResult:

@@ -3,11 +3,19 @@
     from toolkit.runtime.adk import to_adk
     agent = Agent(..., tools=[to_adk(tool) for tool in orders_tools.load_tools(config)])
 
-The ADK tool's ``_get_declaration()`` is built from the toolkit declaration (the golden file, unchanged),
-and ``run_async`` goes through the toolkit runtime: strict validation, binding, credentials, confirmation,
+The ADK tool's ``_get_declaration()`` is built from the toolkit declaration (the golden file, unchanged):
+``parameters`` for the ``gemini`` dialect, ``parametersJsonSchema`` for a tool built with a JSON Schema
+dialect (``json_schema``, ``gemini_json``). A declaration google-genai refuses raises a
+:class:`~toolkit.SchemaError` (``adk_refused``) naming the tool, never pydantic's own error.
+
+``run_async`` goes through the toolkit runtime: strict validation, binding, credentials, confirmation,
 response mapping and trimming. The model gets the envelope (``ToolResult.to_dict()``) back, never an
-exception. google-adk is imported only when an adapter is made; without it, :func:`to_adk` raises a
-:class:`~toolkit.RuntimeConfigError` that says how to install it.
+exception. The ADK ``ToolContext`` reaches the function twice over: toolkit's :class:`~toolkit.ToolContext`
+carries its session and call ids (and the object itself in ``extras["adk_tool_context"]``), and a
+parameter the function types as ADK's ``ToolContext`` (``contract.injected``) receives it directly.
+
+Written for google-adk 2.x (the ``adk`` extra); google-adk is imported only when an adapter is made; without
+it, :func:`to_adk` raises a :class:`~toolkit.RuntimeConfigError` that says how to install it.
 """
 
 from __future__ import annotations
@@ -19,9 +27,12 @@ from typing import Any, Protocol
 
 from toolkit._context import ToolContext
 from toolkit._envelope import ToolResult
-from toolkit._exceptions import RuntimeConfigError
+from toolkit._exceptions import RuntimeConfigError, SchemaError
 
-__all__ = ["CallableTool", "to_adk"]
+__all__ = ["JSON_SCHEMA_DIALECTS", "CallableTool", "to_adk"]
+
+JSON_SCHEMA_DIALECTS = frozenset({"json_schema", "gemini_json"})
+"""Dialects whose ``parameters`` are JSON Schema: sent to ADK as ``parametersJsonSchema``."""
 
 
 class CallableTool(Protocol):
@@ -39,22 +50,41 @@ class CallableTool(Protocol):
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult: ...
 
 
-def _context(name: str, adk_context: Any) -> ToolContext:
-    """The toolkit context for one ADK call: session and call ids when ADK provides them."""
+def _context(tool: CallableTool, adk_context: Any) -> ToolContext:
+    """The toolkit context for one ADK call: session and call ids, and the ADK context for who takes it."""
     if adk_context is None:
-        return ToolContext(tool_name=name)
-    invocation = getattr(adk_context, "_invocation_context", None)
-    session = getattr(getattr(invocation, "session", None), "id", None)
+        return ToolContext(tool_name=tool.name)
+    session = getattr(adk_context, "session", None)  # 2.x; 1.x keeps it on the invocation context only
+    if session is None:
+        session = getattr(getattr(adk_context, "_invocation_context", None), "session", None)
+    injected = getattr(getattr(tool, "contract", None), "injected", ())
+    takers = {i.name: adk_context for i in injected if i.framework == "google-adk"}
     return ToolContext(
-        session_id=str(session or "default"),
+        session_id=str(getattr(session, "id", None) or "default"),
         call_id=str(getattr(adk_context, "function_call_id", None) or ""),
-        tool_name=name,
-        extras={"adk_tool_context": adk_context},
+        tool_name=tool.name,
+        extras={"adk_tool_context": adk_context, **takers},
     )
 
 
+def _declaration(tool: CallableTool, types: Any) -> Any:
+    """The genai ``FunctionDeclaration`` of ``tool``; JSON Schema dialects go in ``parametersJsonSchema``."""
+    declaration = dict(tool.declaration)
+    if getattr(tool, "dialect", "gemini") in JSON_SCHEMA_DIALECTS and "parameters" in declaration:
+        declaration["parametersJsonSchema"] = declaration.pop("parameters")
+    try:
+        return types.FunctionDeclaration.model_validate(declaration)
+    except ValueError as error:  # pydantic's ValidationError: google-genai refuses a field of the declaration
+        problem = str(error).strip().splitlines()
+        raise SchemaError(
+            f"google-adk refuses the declaration of tool {tool.name!r}: {' '.join(problem[:3])}. Look at "
+            "tool.declaration and tool.losses; lower it with the default gemini dialect or fix the schema",
+            slug="adk_refused",
+        ) from None
+
+
 async def _run(tool: CallableTool, args: Mapping[str, Any], adk_context: Any) -> dict[str, Any]:
-    context = _context(tool.name, adk_context)
+    context = _context(tool, adk_context)
     acall = getattr(tool, "acall", None)
     if acall is not None:
         result: ToolResult = await acall(dict(args), context)
@@ -81,7 +111,7 @@ def _adapter_class() -> type[Any]:
         def __init__(self, tool: CallableTool) -> None:
             super().__init__(name=tool.name, description=tool.description)
             self.toolkit_tool = tool
-            self._declaration = types.FunctionDeclaration.model_validate(tool.declaration)
+            self._declaration = _declaration(tool, types)
 
         def _get_declaration(self) -> Any:
             return self._declaration.model_copy(deep=True)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-from typing import TypedDict as PlainTypedDict  # pydantic refuses typing.TypedDict on Python < 3.12
+from typing import TypedDict as PlainTypedDict  # pydantic refuses typing.TypedDict in a field on Python < 3.12
 
 from toolkit import ToolContext
 
@@ -49,12 +50,27 @@ class LegacyDict(PlainTypedDict):
     key: str
 
 
-def legacy_typed_dict(value: LegacyDict) -> None:
+@dataclass
+class Envelope:
+    """A record holding a stdlib TypedDict: pydantic reads this field itself, before toolkit can convert it."""
+
+    body: LegacyDict
+
+
+def legacy_typed_dict_in_dataclass(value: Envelope) -> None:
     """Store a value."""
+
+
+def context_or_data(value: ToolContext | str) -> None:
+    """Take either a context or a string."""
 
 
 def unresolved(value: NotDefinedAnywhere) -> None:  # type: ignore[name-defined]  # noqa: F821
     """Refer to a missing type."""
+
+
+def missing_attribute(value: socket.NoSuchSocketType) -> None:  # type: ignore[name-defined]
+    """Refer to a module attribute that does not exist."""
 
 
 def two_contexts(first: ToolContext, second: ToolContext) -> None:
@@ -79,8 +95,10 @@ BAD: tuple[tuple[str, Any, dict[str, Any], str], ...] = (
     ("parameter_name_over_64", long_name, {}, "bad_parameter_name"),
     ("socket_type", unsupported, {}, "unsupported_type"),
     ("callable_type", callable_param, {}, "unsupported_type"),
-    ("typing_typeddict", legacy_typed_dict, {}, "unsupported_type"),
+    ("typing_typeddict_inside_a_dataclass", legacy_typed_dict_in_dataclass, {}, "unsupported_type"),
+    ("context_or_data_union", context_or_data, {}, "mixed_context"),
     ("unresolved_annotation", unresolved, {}, "unresolved_annotation"),
+    ("missing_module_attribute", missing_attribute, {}, "unresolved_annotation"),
     ("two_contexts", two_contexts, {}, "duplicate_context"),
     ("unbound_method", Service.method, {}, "unbound_method"),
     ("not_callable", 42, {}, "not_callable"),
