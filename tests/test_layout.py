@@ -38,17 +38,23 @@ MAX_FLAT_MODULES = 13
 HEAVY = frozenset(
     {
         "IPython",
+        "agents",
+        "agno",
         "anthropic",
         "asyncio",
         "concurrent",
+        "fastmcp",
         "google",
         "httpx",
         "ipywidgets",
         "jsonschema",
+        "langchain_core",
+        "langgraph",
         "mcp",
         "openai",
         "pandas",
         "pydantic",
+        "pydantic_ai",
         "pydantic_core",
         "referencing",
         "rich",
@@ -57,7 +63,8 @@ HEAVY = frozenset(
         "yaml",
     }
 )
-"""Third-party (and slow standard-library) modules that may load inside a function, on first use."""
+"""Third-party (and slow standard-library) modules that may load inside a function, on first use: the agent
+frameworks among them, which toolkit imports only for a tool that comes from one."""
 
 
 @dataclass(frozen=True)
