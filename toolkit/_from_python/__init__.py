@@ -56,7 +56,6 @@ def from_function(
     confirm: bool | None = None,
     policy: Policy | None = None,
     domain: Iterable[DomainCheck] = (),
-    dialect: str = "gemini",
 ) -> Tool:
     """Build a :class:`~toolkit.Tool` from a typed, documented Python callable.
 
@@ -87,7 +86,6 @@ def from_function(
     )
     return build_tool(
         contract,
-        dialect=dialect,
         policy=policy,
         domain_checks=domain,
         fn=fn,
