@@ -142,6 +142,22 @@ def test_lower_spec_op_shows_losses_and_the_declaration(capsys: pytest.CaptureFi
     assert "additionalProperties=False" in out
 
 
+@pytest.mark.parametrize("dialect", ["openai", "mcp"])
+def test_lower_dialect_prints_that_providers_payload(capsys: pytest.CaptureFixture[str], dialect: str) -> None:
+    import toolkit as tk
+    from toolkit import examples
+
+    code, records = run_json(capsys, "lower", SEARCH, "--namespace", "issues.v1", "--dialect", dialect)
+    expected = tk.from_function(examples.search_issues, namespace="issues.v1").payload(dialect)
+    assert code == 0
+    assert [(r["dialect"], r["sent_as"], r["declaration"]) for r in records] == [
+        (dialect, expected.name, expected.body)
+    ]
+    code, out, _ = run(capsys, "lower", SEARCH, "--namespace", "issues.v1", "--dialect", dialect)
+    assert code == 0
+    assert f"[{dialect}" in out
+
+
 def test_lower_all_opts_in_every_operation(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
     _, opted_in = run_json(capsys, "lower", str(orders))
     _, every = run_json(capsys, "lower", str(orders), "--all")
