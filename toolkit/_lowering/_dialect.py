@@ -187,6 +187,14 @@ class Dialect:
         """The messages (or input items) that carry ``replies`` back to the model, in order."""
         return [dict(reply) for reply in replies]
 
+    schema_key: ClassVar[str] = "parameters"
+    """Where the body holds the arguments schema."""
+
+    def view(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The body as ``{"name", "description", "parameters", ...}`` plus the dialect's other fields (what
+        the declaration diff reads, whatever the provider calls them)."""
+        return {("parameters" if key == self.schema_key else key): value for key, value in body.items()}
+
 
 def root_refusal(schema: Mapping[str, Any]) -> DialectRefusal | None:
     """Every provider takes an object of named arguments: a root that is not a plain object is refused."""

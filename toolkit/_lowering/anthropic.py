@@ -40,6 +40,7 @@ class AnthropicDialect(Dialect):
     name = "anthropic"
     provider = "anthropic"
     names = NAMES
+    schema_key = "input_schema"
 
     def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
         copied, losses = carry(schema)

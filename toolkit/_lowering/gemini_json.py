@@ -102,6 +102,7 @@ class GeminiJsonDialect(GeminiCalls):
     """``gemini_json``: JSON Schema under ``parametersJsonSchema``, with the documented ``$ref`` rule applied."""
 
     name = "gemini_json"
+    schema_key = "parametersJsonSchema"
 
     def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
         copied, carried = carry(schema)

@@ -71,6 +71,7 @@ class McpDialect(Dialect):
     name = "mcp"
     provider = "mcp"
     names = NAMES
+    schema_key = "inputSchema"
 
     def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
         copied, losses = carry(schema)

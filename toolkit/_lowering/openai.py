@@ -75,6 +75,11 @@ class ChatDialect(_OpenAI):
     def body(self, name: str, contract: ToolContract, lowered: Lowered) -> dict[str, Any]:
         return {"type": "function", "function": self.function(name, contract, lowered)}
 
+    def view(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        function = body.get("function")
+        rest = {key: value for key, value in body.items() if key not in ("type", "function")}
+        return {**(function if isinstance(function, Mapping) else {}), **rest}
+
     def read_call(self, raw: Mapping[str, Any]) -> RawCall:
         function = raw.get("function")
         shape = "a tool_calls entry ({'id': ..., 'function': {'name': ..., 'arguments': '<JSON text>'}})"
@@ -92,6 +97,9 @@ class ResponsesDialect(_OpenAI):
 
     def body(self, name: str, contract: ToolContract, lowered: Lowered) -> dict[str, Any]:
         return {"type": "function", **self.function(name, contract, lowered)}
+
+    def view(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in body.items() if key != "type"}
 
     def read_call(self, raw: Mapping[str, Any]) -> RawCall:
         shape = "a function_call item ({'call_id': ..., 'name': ..., 'arguments': '<JSON text>'})"
