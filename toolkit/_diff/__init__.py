@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolkit._diff._dialects import view
+from toolkit._diff._dialects import collection_of, declaration_of, many_of
 from toolkit._diff._rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
 from toolkit._diff._text import plural
 from toolkit._display import Displayable, displayed_by
@@ -185,40 +185,6 @@ def _markdown(diff: DeclarationDiff, title: str, notes: list[str]) -> str:
 # -- sides -------------------------------------------------------------------------------------------------
 
 
-def _declaration(item: Any, dialect: str = "gemini") -> dict[str, Any] | None:
-    """``item``'s declaration in ``dialect``, in the rules' shape (``None``: a tool the dialect refuses)."""
-    if hasattr(item, "declaration") and callable(getattr(item, "payload", None)):
-        body = item.payload(dialect).body
-        return None if body is None else view(body, dialect)
-    declaration = getattr(item, "declaration", None)
-    if isinstance(declaration, Mapping):
-        return view(declaration, dialect)
-    if _is_declaration(item, dialect):
-        return view(item, dialect)
-    raise TypeError(
-        f"cannot diff a {type(item).__name__}: pass a declaration dict ({{'name': ..., 'description': ...}}), "
-        "a Tool, or a collection of either"
-    )
-
-
-def _is_declaration(item: Any, dialect: str) -> bool:
-    return isinstance(item, Mapping) and isinstance(view(item, dialect).get("name"), str)
-
-
-def _collection(side: Any, dialect: str = "gemini") -> dict[str, dict[str, Any]] | None:
-    """``{name: declaration}`` for a collection side (tools the dialect refuses left out), ``None`` for a
-    single declaration or tool."""
-    if hasattr(side, "declaration") or _is_declaration(side, dialect):
-        return None
-    if isinstance(side, Mapping):
-        found = {str(name): _declaration(item, dialect) for name, item in side.items()}
-        return {name: d for name, d in found.items() if d is not None}
-    if isinstance(side, Iterable) and not isinstance(side, str | bytes):
-        declarations = [d for d in (_declaration(item, dialect) for item in side) if d is not None]
-        return {d["name"]: d for d in declarations}
-    raise TypeError(f"cannot diff a {type(side).__name__}: pass a declaration dict, a Tool, or a collection")
-
-
 def _empty_parameters() -> dict[str, Any]:
     return {"type": "OBJECT", "properties": {}}
 
@@ -294,14 +260,6 @@ def _collection_changes(
     return out
 
 
-def _many(side: Any, dialect: str) -> dict[str, dict[str, Any]]:
-    many = _collection(side, dialect)
-    if many is not None:
-        return many
-    single = _declaration(side, dialect)
-    return {} if single is None else {single["name"]: single}
-
-
 def diff_declarations(old: Any, new: Any, *, dialect: str = "gemini") -> DeclarationDiff:
     """Classify every difference between ``old`` and ``new``, payloads of ``dialect`` (default ``gemini``).
 
@@ -311,11 +269,11 @@ def diff_declarations(old: Any, new: Any, *, dialect: str = "gemini") -> Declara
     tool's side is its ``payload(dialect)`` (a tool the dialect refuses counts as absent); a dict side is a
     payload of ``dialect`` (see :mod:`toolkit._diff._dialects` for how other dialects are read).
     """
-    if _collection(old, dialect) is None and _collection(new, dialect) is None:
-        before, after = _declaration(old, dialect), _declaration(new, dialect)
+    if collection_of(old, dialect) is None and collection_of(new, dialect) is None:
+        before, after = declaration_of(old, dialect), declaration_of(new, dialect)
         if before is not None and after is not None:
             return DeclarationDiff.of(_tagged(str(after.get("name")), _tool_changes(before, after), dialect))
-    old_many, new_many = _many(old, dialect), _many(new, dialect)
+    old_many, new_many = many_of(old, dialect), many_of(new, dialect)
     return DeclarationDiff.of(_collection_changes(old_many, new_many, _match(old_many, new_many), dialect))
 
 

@@ -13,18 +13,21 @@ shape by its dialect (:meth:`toolkit._lowering.Dialect.view`: ``input_schema``, 
   way the ``gemini`` dialect already says it, so "now accepts null" is ``nullable_added`` in every dialect.
 
 Other fields of a payload (``strict``, ``annotations``, ``title``) are compared as declaration fields.
+
+A diff side is a declaration dict, a :class:`~toolkit.Tool` (its ``payload(dialect)``; a tool the dialect
+refuses counts as absent) or a collection of either; :func:`collection_of` and :func:`declaration_of` read it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolkit._exceptions import SchemaError
 from toolkit._lowering import dialect_named
 from toolkit._refs import Refs
 
-__all__ = ["MAX_INLINE", "readable", "view"]
+__all__ = ["MAX_INLINE", "collection_of", "declaration_of", "is_declaration", "many_of", "readable", "view"]
 
 MAX_INLINE = 8
 _NULL = {"type": "null"}
@@ -81,3 +84,46 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
         return node
     rest = {key: value for key, value in node.items() if key != "anyOf"}
     return {**other, **rest, "nullable": True}
+
+
+# -- sides -------------------------------------------------------------------------------------------------
+def declaration_of(item: Any, dialect: str = "gemini") -> dict[str, Any] | None:
+    """``item``'s declaration in ``dialect``, in the rules' shape (``None``: a tool the dialect refuses)."""
+    if hasattr(item, "declaration") and callable(getattr(item, "payload", None)):
+        body = item.payload(dialect).body
+        return None if body is None else view(body, dialect)
+    declaration = getattr(item, "declaration", None)
+    if isinstance(declaration, Mapping):
+        return view(declaration, dialect)
+    if is_declaration(item, dialect):
+        return view(item, dialect)
+    raise TypeError(
+        f"cannot diff a {type(item).__name__}: pass a declaration dict ({{'name': ..., 'description': ...}}), "
+        "a Tool, or a collection of either"
+    )
+
+
+def is_declaration(item: Any, dialect: str) -> bool:
+    return isinstance(item, Mapping) and isinstance(view(item, dialect).get("name"), str)
+
+
+def collection_of(side: Any, dialect: str = "gemini") -> dict[str, dict[str, Any]] | None:
+    """``{name: declaration}`` for a collection side (tools the dialect refuses left out), ``None`` for a
+    single declaration or tool."""
+    if hasattr(side, "declaration") or is_declaration(side, dialect):
+        return None
+    if isinstance(side, Mapping):
+        found = {str(name): declaration_of(item, dialect) for name, item in side.items()}
+        return {name: d for name, d in found.items() if d is not None}
+    if isinstance(side, Iterable) and not isinstance(side, str | bytes):
+        declarations = [d for d in (declaration_of(item, dialect) for item in side) if d is not None]
+        return {d["name"]: d for d in declarations}
+    raise TypeError(f"cannot diff a {type(side).__name__}: pass a declaration dict, a Tool, or a collection")
+
+
+def many_of(side: Any, dialect: str) -> dict[str, dict[str, Any]]:
+    many = collection_of(side, dialect)
+    if many is not None:
+        return many
+    single = declaration_of(side, dialect)
+    return {} if single is None else {single["name"]: single}

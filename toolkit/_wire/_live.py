@@ -22,7 +22,7 @@ from toolkit._display import Displayable, displayed_by
 from toolkit._display._wire import LIVE_RUN_RENDERER
 from toolkit._exceptions import RuntimeConfigError, ToolkitError
 from toolkit._tool import Tool
-from toolkit._wire import Call, PayloadSet, payloads
+from toolkit._wire import Call, PayloadSet, _sessions, payloads
 
 __all__ = ["PROVIDERS", "LiveCall", "LiveRun", "Provider", "try_live"]
 
@@ -163,9 +163,6 @@ def _key(provider: str, spec: Provider, env: Mapping[str, str]) -> str:
 def _session(
     dialect: str, wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float
 ) -> Session:
-    # The provider SDKs load only here: each costs about a second of imports.
-    from toolkit._wire import _sessions
-
     build = {
         "gemini": _sessions.gemini,
         "gemini_json": _sessions.gemini,
