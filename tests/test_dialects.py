@@ -270,6 +270,22 @@ def test_any_schema_lowers_to_a_strict_schema_that_meets_the_rules_or_turns_stri
         assert lowered.schema == json.loads(json.dumps(root))
 
 
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(schemas())
+def test_any_schema_becomes_a_payload_each_sdk_accepts_or_a_refusal(schema: Any) -> None:
+    root: dict[str, Any] = {"type": "object", "properties": {"p": schema}, "required": ["p"]}
+    if isinstance(schema, dict):
+        root["$defs"] = schema.pop("$defs", {})
+    contract = ToolContract(name="t.any", description="d", args_schema=root, source="schema")
+    for dialect in ("gemini_json", "openai_responses", "anthropic", "mcp"):
+        item = payload(contract, dialect)
+        if item.refusal is not None:
+            assert item.refusal.slug == "unreadable_schema"
+            continue
+        assert item.body is not None
+        assert problems(dialect, item.body) == [], dialect
+
+
 # -- Gemini's JSON Schema ------------------------------------------------------------------------------------
 def test_gemini_json_moves_a_ref_with_siblings_into_an_anyof() -> None:
     schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "The A."}}, "$defs": {"A": {}}}
