@@ -63,7 +63,7 @@ def tool_record(tool: Tool, dialect: str = "gemini") -> dict[str, Any]:
     }
 
 
-def _render(console: Console, tool: Tool, dialect: str) -> None:
+def _render(console: Console, tool: Tool, dialect: str = "gemini") -> None:
     """The title, the declaration as JSON and the losses and lints. Nothing is ever cut: long lines soft-wrap
     on a terminal (the terminal folds them; a copy gives the JSON back whole), and without a terminal the
     declaration is plain JSON, unstyled and unwrapped."""
