@@ -88,7 +88,7 @@ class Case:
     path_as_text: bool = False
     overrides: Any = field(default=None, repr=False)
     arguments: dict[str, Any] = field(default_factory=dict, repr=False)
-    """Other arguments of ``from_openapi`` (a hostile namespace, dialect or select)."""
+    """Other arguments of ``from_openapi`` (a hostile namespace or select)."""
 
     def source(self, tmp: Path) -> Any:
         if self.kind != "path":

@@ -104,15 +104,15 @@ def test_function_tools_adapt_too() -> None:
 def test_a_json_schema_tool_reaches_adk_as_parameters_json_schema() -> None:
     import toolkit as tk
 
-    tool = tk.from_function(search_issues, namespace="issues", effect="read", dialect="json_schema")
-    adapted = to_adk(tool)
+    tool = tk.from_function(search_issues, namespace="issues", effect="read")
+    adapted = to_adk(tool, dialect="gemini_json")
     declaration = adapted._get_declaration()
     assert declaration.parameters is None
-    assert declaration.parameters_json_schema == tool.declaration["parameters"] == tool.args_schema
+    assert declaration.parameters_json_schema == tool.payload("gemini_json").body["parametersJsonSchema"]
     request = LlmRequest()
     asyncio.run(adapted.process_llm_request(tool_context=None, llm_request=request))
     sent = request.config.tools[0].function_declarations[0]
-    assert _dump(sent)["parametersJsonSchema"] == tool.args_schema
+    assert _dump(sent)["parametersJsonSchema"] == tool.payload("gemini_json").body["parametersJsonSchema"]
     ok = asyncio.run(adapted.run_async(args={"query": "login"}, tool_context=None))
     assert ok["status"] == "ok"
 

@@ -19,6 +19,7 @@ from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._commands import reference
 from toolkit._diff._rules import RULES
 from toolkit._exceptions import ERROR_SLUGS
+from toolkit._lowering._dialect import DIALECT_SLUGS
 from toolkit._openapi._refusal import SLUGS
 from toolkit.cli import main
 
@@ -139,6 +140,22 @@ def test_lower_spec_op_shows_losses_and_the_declaration(capsys: pytest.CaptureFi
     assert "orders_get" in out
     assert "1 loss: dropped from the declaration, still enforced" in out
     assert "additionalProperties=False" in out
+
+
+@pytest.mark.parametrize("dialect", ["openai", "mcp"])
+def test_lower_dialect_prints_that_providers_payload(capsys: pytest.CaptureFixture[str], dialect: str) -> None:
+    import toolkit as tk
+    from toolkit import examples
+
+    code, records = run_json(capsys, "lower", SEARCH, "--namespace", "issues.v1", "--dialect", dialect)
+    expected = tk.from_function(examples.search_issues, namespace="issues.v1").payload(dialect)
+    assert code == 0
+    assert [(r["dialect"], r["sent_as"], r["declaration"]) for r in records] == [
+        (dialect, expected.name, expected.body)
+    ]
+    code, out, _ = run(capsys, "lower", SEARCH, "--namespace", "issues.v1", "--dialect", dialect)
+    assert code == 0
+    assert f"[{dialect}" in out
 
 
 def test_lower_all_opts_in_every_operation(capsys: pytest.CaptureFixture[str], orders: Path) -> None:
@@ -596,6 +613,7 @@ def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None
         "Notice actions": sorted(NOTICE_ACTIONS),
         "Exception slugs": sorted(ERROR_SLUGS),
         "Refusal slugs": sorted(SLUGS),
+        "Dialect refusal slugs": sorted(DIALECT_SLUGS),
     }
     assert f"| `bad_signature` | SignatureError | {ERROR_SLUGS['bad_signature'].meaning} |" in subsections[2]
 

@@ -26,6 +26,7 @@ STAGES = {
     "_fixtures": "tool -> ugly fixtures -> report",
     "_golden": "declarations <-> golden files",
     "_diff": "two declarations -> classified changes",
+    "_wire": "a request's payloads; a provider's tool call -> tool, envelope -> function response; live runs",
     "_codegen": "toolset -> generated package files",
     "_display": "objects -> text/HTML",
     "_commands": "the CLI's commands",

@@ -214,8 +214,8 @@ def test_hostile_input_raises_schema_error_with_slug(schema: Any, slug: str) -> 
 
 
 def test_unknown_dialect_names_the_known_ones() -> None:
-    with pytest.raises(SchemaError, match="gemini") as caught:
-        lower({"type": "object"}, dialect="openai")
+    with pytest.raises(SchemaError, match="gemini_json") as caught:
+        lower({"type": "object"}, dialect="json_schema")
     assert caught.value.slug == "unknown_dialect"
 
 
@@ -231,18 +231,18 @@ def test_walker_without_a_keyword_method_fails_when_defined() -> None:
         type("Broken", (Walker,), namespace)
 
 
-def test_dialect_registry_lists_gemini_and_json_schema() -> None:
-    assert sorted(DIALECTS) == ["gemini", "json_schema"]
+def test_dialect_registry_lists_one_dialect_per_provider_payload() -> None:
+    assert list(DIALECTS) == ["gemini", "gemini_json", "openai", "openai_responses", "anthropic", "mcp"]
 
 
-def test_json_schema_dialect_passes_schema_through() -> None:
+def test_anthropic_dialect_passes_schema_through() -> None:
     schema = {"type": "object", "properties": {"a": {"oneOf": [{"$ref": "#/$defs/X"}]}}, "$defs": {"X": {"const": 1}}}
-    assert lower(schema, dialect="json_schema") == Lowered(schema, ())
+    assert lower(schema, dialect="anthropic") == Lowered(schema, ())
 
 
-def test_json_schema_dialect_reports_what_json_cannot_carry() -> None:
+def test_json_dialects_report_what_json_cannot_carry() -> None:
     schema = {"type": "object", "properties": {"a": {"maximum": float("inf"), "enum": (1, 2)}}, 3: {}}
-    lowered = lower(schema, dialect="json_schema")
+    lowered = lower(schema, dialect="mcp")
     assert lowered.schema == {"type": "object", "properties": {"a": {"enum": [1, 2]}}, "3": {}}
     assert [(loss.path, loss.keyword) for loss in lowered.losses] == [("/properties/a/maximum", "maximum"), ("", "3")]
 

@@ -217,8 +217,6 @@ class Raising:
     [
         ({"namespace": Raising()}, tk.NamingError),
         ({"namespace": 10**5000}, tk.NamingError),
-        ({"dialect": {}}, tk.SchemaError),
-        ({"dialect": Raising()}, tk.SchemaError),
         ({"select": {}}, tk.SpecError),
         ({"select": Raising()}, tk.SpecError),
         ({"overrides": {10**5000: True}}, tk.SpecError),

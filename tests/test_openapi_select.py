@@ -173,11 +173,6 @@ def test_bad_namespace_raises_naming_error(namespace: str) -> None:
         tk.from_openapi(_spec(a={}), namespace)
 
 
-def test_unknown_dialect_raises_once() -> None:
-    with pytest.raises(tk.SchemaError):
-        tk.from_openapi(_spec(a={}), "t", select="all", dialect="klingon")
-
-
 def test_selection_resolves_nothing_it_did_not_select() -> None:
     spec = _spec(good={"x-agent-tool": True}, broken={"parameters": [{"$ref": "#/components/parameters/Missing"}]})
     toolset = tk.from_openapi(spec, "t")

@@ -16,13 +16,25 @@ from toolkit._tool import Tool
 
 
 @pytest.fixture(scope="module")
-def product_tools(repo_root: Path) -> list[Tool]:
-    return _golden.manifest_tools(repo_root / "golden" / "golden.toml")
+def manifest(repo_root: Path) -> _golden.Manifest:
+    return _golden.load_manifest(repo_root / "golden" / "golden.toml")
 
 
-def test_product_declarations_match_their_golden_files(product_tools: list[Tool], repo_root: Path) -> None:
-    report = _golden.check(product_tools, repo_root / "golden")
+@pytest.fixture(scope="module")
+def product_tools(manifest: _golden.Manifest) -> list[Tool]:
+    return list(manifest.tools)
+
+
+def test_product_declarations_match_their_golden_files(manifest: _golden.Manifest, repo_root: Path) -> None:
+    report = _golden.check(manifest.tools, repo_root / "golden", pins=manifest.pins)
     assert report.passed, report.to_text()
+    assert {name.split("/")[0] for name in report.ok if "/" in name} == {
+        "gemini_json",
+        "openai",
+        "openai_responses",
+        "anthropic",
+        "mcp",
+    }
 
 
 def test_every_opted_in_orders_operation_is_under_golden_control(product_tools: list[Tool], repo_root: Path) -> None:
@@ -48,3 +60,6 @@ def test_golden_files_are_canonical_bytes(repo_root: Path) -> None:
     stored = _golden.load(repo_root / "golden")
     for path in sorted((repo_root / "golden").glob("*.json")):
         assert path.read_text(encoding="utf-8") == pretty(stored[path.stem]), path.name
+    for dialect, payloads in _golden.load_dialects(repo_root / "golden").items():
+        for path in sorted((repo_root / "golden" / dialect).glob("*.json")):
+            assert path.read_text(encoding="utf-8") == pretty(payloads[path.stem]), path.name

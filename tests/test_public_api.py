@@ -5,13 +5,14 @@ from __future__ import annotations
 import toolkit as tk
 
 EXPECTED = [
-    "BatchItem", "BatchResult", "Change", "ChecksumMismatch", "CodegenError", "DeclarationDiff",
-    "FieldError", "Fixture", "FixtureReport", "GoldenError", "Injected", "Lint", "Loss", "Lowered", "NamingError",
-    "Notice", "Policy", "Rejection", "Replay", "RuntimeConfigError", "SagaReport", "SagaStep",
-    "SchemaError", "SignatureError", "SpecDiff", "SpecError", "TargetError", "Tool", "ToolContext", "ToolContract",
+    "BatchItem", "BatchResult", "Call", "Change", "ChecksumMismatch", "CodegenError", "DeclarationDiff",
+    "FieldError", "Fixture", "FixtureReport", "GoldenError", "Injected", "Lint", "LiveRun", "Loss", "Lowered",
+    "NamingError", "Notice", "Payload", "PayloadSet", "Policy", "Rejection", "Replay", "RuntimeConfigError",
+    "SagaReport", "SagaStep", "SchemaError", "SignatureError", "SpecDiff", "SpecError", "TargetError", "Tool",
+    "ToolContext", "ToolContract",
     "ToolResult", "ToolkitError", "Toolset", "Workbench", "__version__", "canonical_json",
     "diff_declarations", "diff_specs", "fire", "fixtures", "from_function", "from_openapi", "generate",
-    "golden", "load_fixtures", "lower",
+    "golden", "load_fixtures", "lower", "payloads", "try_live",
 ]  # fmt: skip
 
 

@@ -1,6 +1,6 @@
 """One reference means the same thing in every stage, and fails with the same slug in every stage.
 
-The stages: lowering (``tk.lower``, both dialects), validation (``tool.validate``), the lints, the fixtures
+The stages: lowering (``tk.lower``, every dialect), validation (``tool.validate``), the lints, the fixtures
 (``tk.fixtures``) and the OpenAPI stage (``tk.from_openapi``, which refuses the operation with that slug).
 A tool is built here from its contract alone (``Tool(contract, parameters=None)``) so that each stage meets
 the schema on its own, as it would in a notebook that calls it directly. Valid references are checked
@@ -50,8 +50,9 @@ def _lower(schema: dict[str, Any]) -> None:
     tk.lower(schema)
 
 
-def _lower_json_schema(schema: dict[str, Any]) -> None:
-    tk.lower(schema, dialect="json_schema")
+def _lower_json(schema: dict[str, Any]) -> None:
+    for dialect in ("gemini_json", "openai", "anthropic", "mcp"):
+        tk.lower(schema, dialect=dialect)
 
 
 def _validate(schema: dict[str, Any]) -> None:
@@ -74,7 +75,7 @@ def _build(schema: dict[str, Any]) -> None:
 
 STAGES: dict[str, Callable[[dict[str, Any]], None]] = {
     "lower": _lower,
-    "lower-json-schema": _lower_json_schema,
+    "lower-json-dialects": _lower_json,
     "validate": _validate,
     "lints": _lints,
     "fixtures": _fixtures,
@@ -144,7 +145,7 @@ LEFT_RECURSIVE = {
 
 
 @pytest.mark.timeout(10)
-@pytest.mark.parametrize("stage", ["lower", "lower-json-schema", "validate", "fixtures", "build-tool"])
+@pytest.mark.parametrize("stage", ["lower", "lower-json-dialects", "validate", "fixtures", "build-tool"])
 @pytest.mark.parametrize("defs", list(LEFT_RECURSIVE.values()), ids=list(LEFT_RECURSIVE))
 def test_a_left_recursive_schema_is_refused_in_every_stage_that_reads_it_whole(defs: Any, stage: str) -> None:
     start = "#/$defs/D0" if "D0" in defs else "#/$defs/A"

@@ -115,7 +115,7 @@ def test_processes_racing_on_one_key_make_exactly_one_effect(files: dict[str, Pa
     parties = 3
     extra = ("--mode", mode, "--wait", "20", "--barrier", str(barrier), "--parties", str(parties))
     workers = [subprocess.Popen(_command(files, *extra), stdout=subprocess.PIPE, text=True) for _ in range(parties)]
-    outputs = [json.loads(worker.communicate(timeout=60)[0]) for worker in workers]
+    outputs = [json.loads(worker.communicate(timeout=180)[0]) for worker in workers]
     assert all(worker.returncode == 0 for worker in workers)
     assert [o["status"] for o in outputs] == ["ok"] * parties
     assert sum("replay" not in o for o in outputs) == 1
@@ -132,7 +132,7 @@ def test_racers_meeting_an_in_flight_claim_get_a_retryable_error_not_a_second_ef
     parties = 3
     extra = ("--barrier", str(barrier), "--parties", str(parties), "--hold")
     workers = [subprocess.Popen(_command(files, *extra), stdout=subprocess.PIPE, text=True) for _ in range(parties)]
-    outputs = [json.loads(worker.communicate(timeout=60)[0]) for worker in workers]
+    outputs = [json.loads(worker.communicate(timeout=180)[0]) for worker in workers]
     winners = [o for o in outputs if o["status"] == "ok"]
     losers = [o for o in outputs if o["status"] != "ok"]
     assert len(winners) == 1

@@ -1,8 +1,9 @@
 """The package's closed vocabularies each live in one table, and the source never strays from them.
 
-Four vocabularies: ``FieldError.code`` and ``Notice.action`` (``toolkit._codes``), exception slugs
-(``toolkit._exceptions.ERROR_SLUGS``, which also names the classes raising each) and the per-operation refusal
-slugs (``toolkit._openapi._refusal.SLUGS``). An ast scan of the package finds every literal written where one
+Five vocabularies: ``FieldError.code`` and ``Notice.action`` (``toolkit._codes``), exception slugs
+(``toolkit._exceptions.ERROR_SLUGS``, which also names the classes raising each), the per-operation refusal
+slugs (``toolkit._openapi._refusal.SLUGS``) and the dialect refusal slugs
+(``toolkit._lowering._dialect.DIALECT_SLUGS``). An ast scan of the package finds every literal written where one
 of them goes: the code/action/slug argument of ``FieldError``, ``Notice``, ``Refusal``, ``Rejection`` and of
 every function whose parameter is typed with a vocabulary's ``Literal`` alias, ``slug=`` of an exception
 class, class-level ``slug = ...``, and the strings a local variable or module table feeds into those places.
@@ -21,6 +22,7 @@ from vocabulary_scan import Finding, Scan, package_sources
 from toolkit import _exceptions
 from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS, FieldCode, NoticeAction
 from toolkit._exceptions import ERROR_SLUGS, ErrorSlug
+from toolkit._lowering._dialect import DIALECT_SLUGS, DialectSlug
 from toolkit._openapi._refusal import SLUGS, RefusalSlug
 
 TABLES: Mapping[str, tuple[Mapping[str, object], str]] = {
@@ -28,6 +30,7 @@ TABLES: Mapping[str, tuple[Mapping[str, object], str]] = {
     "notice action": (NOTICE_ACTIONS, "toolkit/_codes.py NOTICE_ACTIONS"),
     "exception slug": (ERROR_SLUGS, "toolkit/_exceptions.py ERROR_SLUGS"),
     "refusal slug": (SLUGS, "toolkit/_openapi/_refusal.py SLUGS"),
+    "dialect refusal slug": (DIALECT_SLUGS, "toolkit/_lowering/_dialect.py DIALECT_SLUGS"),
 }
 
 
@@ -53,6 +56,7 @@ def findings(scan: Scan) -> list[Finding]:
         pytest.param(NoticeAction, NOTICE_ACTIONS, id="notice-actions"),
         pytest.param(ErrorSlug, ERROR_SLUGS, id="exception-slugs"),
         pytest.param(RefusalSlug, SLUGS, id="refusal-slugs"),
+        pytest.param(DialectSlug, DIALECT_SLUGS, id="dialect-refusal-slugs"),
     ],
 )
 def test_literal_alias_lists_exactly_the_table_keys(alias: object, table: Mapping[str, object]) -> None:
@@ -99,12 +103,14 @@ def test_exception_slugs_name_exactly_the_classes_that_raise_them(findings: list
 
 def test_the_typed_parameters_are_the_ones_the_scan_follows(scan: Scan) -> None:
     typed = scan.typed
-    assert {name: typed[name][0] for name in ("error", "notice", "_bad_binding", "Refusal", "reject")} == {
+    names = ("error", "notice", "_bad_binding", "Refusal", "reject", "refuse")
+    assert {name: typed[name][0] for name in names} == {
         "error": "field code",
         "notice": "notice action",
         "_bad_binding": "field code",
         "Refusal": "refusal slug",
         "reject": "refusal slug",
+        "refuse": "dialect refusal slug",
     }
 
 

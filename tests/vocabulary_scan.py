@@ -27,6 +27,7 @@ ALIASES: Mapping[str, str] = {
     "NoticeAction": "notice action",
     "ErrorSlug": "exception slug",
     "RefusalSlug": "refusal slug",
+    "DialectSlug": "dialect refusal slug",
 }
 """Each vocabulary's ``Literal`` alias, by name, and what the findings call the vocabulary."""
 

@@ -50,13 +50,16 @@ if TYPE_CHECKING:
     from toolkit._diff import Change, DeclarationDiff, SpecDiff, diff_declarations, diff_specs
     from toolkit._fixtures import Fixture, FixtureReport, fire, fixtures, load_fixtures
     from toolkit._from_python import from_function
-    from toolkit._lowering import Lowered, lower
+    from toolkit._lowering import Lowered, Payload, lower
     from toolkit._openapi import from_openapi
+    from toolkit._wire import Call, PayloadSet, payloads
+    from toolkit._wire._live import LiveRun, try_live
     from toolkit.widgets import Workbench
 
 __all__ = [
     "BatchItem",
     "BatchResult",
+    "Call",
     "Change",
     "ChecksumMismatch",
     "CodegenError",
@@ -67,10 +70,13 @@ __all__ = [
     "GoldenError",
     "Injected",
     "Lint",
+    "LiveRun",
     "Loss",
     "Lowered",
     "NamingError",
     "Notice",
+    "Payload",
+    "PayloadSet",
     "Policy",
     "Rejection",
     "Replay",
@@ -101,6 +107,8 @@ __all__ = [
     "golden",
     "load_fixtures",
     "lower",
+    "payloads",
+    "try_live",
 ]
 
 # name -> (module, attribute); attribute None means the module itself.
@@ -109,6 +117,12 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "from_openapi": ("toolkit._openapi", "from_openapi"),
     "lower": ("toolkit._lowering", "lower"),
     "Lowered": ("toolkit._lowering", "Lowered"),
+    "Payload": ("toolkit._lowering", "Payload"),
+    "payloads": ("toolkit._wire", "payloads"),
+    "PayloadSet": ("toolkit._wire", "PayloadSet"),
+    "Call": ("toolkit._wire", "Call"),
+    "try_live": ("toolkit._wire._live", "try_live"),
+    "LiveRun": ("toolkit._wire._live", "LiveRun"),
     "fixtures": ("toolkit._fixtures", "fixtures"),
     "fire": ("toolkit._fixtures", "fire"),
     "load_fixtures": ("toolkit._fixtures", "load_fixtures"),

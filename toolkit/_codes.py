@@ -44,6 +44,7 @@ FieldCode = Literal[
     "too_many_properties",
     "too_short",
     "unknown_property",
+    "unknown_tool",
     "wrong_type",
 ]
 
@@ -77,6 +78,7 @@ FIELD_CODES: Mapping[str, str] = {
     "too_many_properties": "an object has more fields than `maxProperties`",
     "too_short": "a string is shorter than `minLength` (or empty)",
     "unknown_property": "a field the schema does not declare",
+    "unknown_tool": "the model called a tool name the request did not offer (`expected` lists the names)",
     "wrong_type": "the JSON type is wrong (a string for an integer, ...), or the arguments are not an object",
 }
 """Every ``FieldError.code`` the package writes, with what it tells the model."""

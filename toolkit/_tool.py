@@ -17,7 +17,8 @@ from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
 from toolkit._lints import lint
-from toolkit._lowering import lower
+from toolkit._lowering import Lowered, Payload, lower, payload
+from toolkit._lowering.gemini import has_arguments
 from toolkit._validation import domain_rules
 from toolkit._validation import validate as validate_args
 from toolkit._validation._invoke import call as call_tool
@@ -45,8 +46,6 @@ class Tool(Displayable):
     fn: Callable[..., Any] | None = None
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     context_param: str | None = None
-    dialect: str = "gemini"
-    """The lowering dialect ``parameters`` is in (``"gemini"``, ``"json_schema"``, ...)."""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # -- the contract, read-only -------------------------------------------------------------------
@@ -65,11 +64,27 @@ class Tool(Displayable):
 
     @property
     def declaration(self) -> dict[str, Any]:
-        """The exact JSON the model receives (gemini dialect), as a fresh plain dict."""
+        """The exact JSON the model receives in the default dialect (``gemini``), as a fresh plain dict."""
         out: dict[str, Any] = {"name": self.contract.name, "description": self.contract.description}
         if self.parameters is not None:
             out["parameters"] = json_copy(dict(self.parameters))
         return out
+
+    def payload(self, dialect: str = "gemini") -> Payload:
+        """The exact JSON one provider's SDK sends for this tool (``body``), with the dialect's losses and the
+        name the provider sees, or a refusal. ``payload("gemini").body`` is :attr:`declaration`.
+
+        Dialects: ``gemini``, ``gemini_json``, ``openai``, ``openai_responses``, ``anthropic``, ``mcp``.
+        """
+        key = f"payload:{dialect}"
+        cached: Payload | None = self._cache.get(key)
+        if cached is None:
+            given = None
+            if dialect == "gemini":  # the declaration's own lowering: the two can never differ
+                given = Lowered(json_copy(dict(self.parameters or {})), self.lowering_losses)
+            cached = payload(self.contract, dialect, policy=self.policy, lowered=given)
+            self._cache[key] = cached
+        return replace(cached, body=json_copy(cached.body))
 
     @property
     def losses(self) -> tuple[Loss, ...]:
@@ -180,19 +195,19 @@ class Toolset(Displayable):
 def build_tool(
     contract: ToolContract,
     *,
-    dialect: str = "gemini",
     policy: Policy | None = None,
     domain_checks: Iterable[DomainCheck] = (),
     fn: Callable[..., Any] | None = None,
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     context_param: str | None = None,
 ) -> Tool:
-    """Lower a contract's ``args_schema``, run the lints, and bundle everything into a :class:`Tool`.
+    """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
+    everything into a :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`.
 
     The tool's domain checks are the contract's declarative ``domain_rules`` followed by ``domain_checks``.
     """
-    lowered = lower(contract.args_schema, dialect=dialect)
-    parameters = lowered.schema if contract.args_schema.get("properties") else None
+    lowered = lower(contract.args_schema)
+    parameters = lowered.schema if has_arguments(contract) else None
     tool = Tool(
         contract=contract,
         parameters=parameters,
@@ -202,6 +217,5 @@ def build_tool(
         fn=fn,
         converter=converter,
         context_param=context_param,
-        dialect=dialect,
     )
     return replace(tool, lints=lint(tool))

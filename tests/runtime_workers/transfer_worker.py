@@ -77,10 +77,10 @@ def lookup(external_path: str) -> Callable[[str], dict[str, Any] | None]:
 
 
 def wait_for(directory: Path, pattern: str, count: int) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # generous: on a loaded machine a worker may take long to start
     while len(list(directory.glob(pattern))) < count:
         if time.monotonic() > deadline:
-            sys.exit(f"barrier: fewer than {count} {pattern} files after 30 s")
+            sys.exit(f"barrier: fewer than {count} {pattern} files after 120 s")
         time.sleep(0.001)
 
 

@@ -10,9 +10,11 @@ Each side is a golden folder, an OpenAPI spec file, one declaration ``.json`` fi
     toolkit diff --git main                      # golden/ at revision main vs golden/ in the working tree
     toolkit diff --git main --format markdown    # a pull-request comment
     toolkit diff --git main specs/orders.yaml    # the spec at revision main vs the working tree
+    toolkit diff old.yaml new.yaml --dialect openai   # spec sides: also compare OpenAI's payloads
 
 Tools are matched by name (a removed + added tool with identical parameters is a rename). Every change has
-a stable rule slug and a kind: breaking, behavioural or additive; the verdict is the worst kind.
+a stable rule slug and a kind: breaking, behavioural or additive; the verdict is the worst kind. Golden
+folders are compared dialect by dialect (their ``<dialect>/`` folders too); each change names its dialect.
 Exit code 1 when the verdict is breaking (the change needs a versioning decision), 0 otherwise.
 """
 
@@ -21,13 +23,15 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import _golden
 from toolkit._commands import plain_text, progress, write_json
-from toolkit._diff import VERDICT_ADVICE, SpecDiff, diff_declarations, spec_diff_of
+from toolkit._diff import VERDICT_ADVICE, SpecDiff, diff_declarations, diff_dialects, spec_diff_of
 from toolkit._exceptions import GoldenError, ToolkitError
+from toolkit._lowering import DIALECTS
 from toolkit._openapi import from_openapi
 from toolkit._targets import default_namespace, is_spec, is_tool_target, load_spec, load_tools
 from toolkit._tool import Tool, Toolset
@@ -53,11 +57,30 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--dir", default="golden", help="golden folder for --git (default: golden)")
     parser.add_argument("--namespace", help="tool-name prefix for spec sides (default: from the OLD file name)")
     parser.add_argument("--all", action="store_true", help="spec sides: every operation, not only opted-in ones")
+    parser.add_argument(
+        "--dialect", action="append", choices=list(DIALECTS), default=[], help="spec sides: also diff this dialect"
+    )
     parser.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     parser.add_argument("--json", action="store_true", help="same as --format json")
 
 
 # -- sides -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Folder:
+    """A golden folder side: its files by dialect (``gemini``: the top level)."""
+
+    by_dialect: dict[str, dict[str, dict[str, Any]]]
+
+
+def _git_folders(revision: str, folder: str) -> _Folder:
+    """The golden files in ``folder`` at ``revision``, by dialect."""
+    found = {"gemini": _git_folder(revision, folder)}
+    for dialect in DIALECTS:
+        if dialect != "gemini" and (payloads := _git_folder(revision, f"{folder.rstrip('/')}/{dialect}")):
+            found[dialect] = payloads
+    return _Folder(found)
 
 
 def _git_folder(revision: str, folder: str) -> dict[str, dict[str, Any]]:
@@ -107,8 +130,9 @@ def _json_declaration(path: Path) -> dict[str, Any] | None:
     return value if named and not {"openapi", "swagger", "paths"} & set(value) else None
 
 
-_Side = Toolset | Tool | list[Tool] | dict[str, Any]
-"""A spec's toolset, one tool or declaration, or a collection (tools, or ``{name: declaration}``)."""
+_Side = Toolset | Tool | list[Tool] | dict[str, Any] | _Folder
+"""A spec's toolset, one tool or declaration, a collection (tools, or ``{name: declaration}``), or a golden
+folder with its dialect folders."""
 
 
 def _tools_side(target: str, namespace: str | None) -> Tool | list[Tool]:
@@ -119,7 +143,7 @@ def _tools_side(target: str, namespace: str | None) -> Tool | list[Tool]:
 def _side(text: str, args: argparse.Namespace, namespace: str, select: str) -> _Side:
     path = Path(text)
     if path.is_dir():
-        return _golden.load(path)
+        return _Folder(_golden.load_all(path))
     if is_tool_target(text):
         return _tools_side(text, args.namespace)
     if is_spec(text):
@@ -169,6 +193,8 @@ def _old_side(args: argparse.Namespace, old_label: str, new_label: str, new: _Si
     namespace = args.namespace or default_namespace(new_label if args.git or not args.sides else args.sides[0])
     if args.git and is_spec(new_label) and Path(new_label).is_file():
         return _git_spec(args.git, new_label, namespace, select)
+    if args.git and isinstance(new, _Folder):
+        return _git_folders(args.git, args.dir)
     if args.git:
         folder = _git_folder(args.git, args.dir)
         if isinstance(new, Tool) and new.name not in folder:
@@ -200,11 +226,18 @@ def compare(args: argparse.Namespace, console: Console) -> DeclarationDiff | Spe
             old = _old_side(args, old_label, new_label, new, select)
         advance(2)
         if isinstance(old, Toolset) and isinstance(new, Toolset):
-            result: DeclarationDiff | SpecDiff = spec_diff_of(old, new)
+            result: DeclarationDiff | SpecDiff = spec_diff_of(old, new, args.dialect)
+        elif isinstance(old, _Folder) and isinstance(new, _Folder):
+            result = diff_dialects(old.by_dialect, new.by_dialect)
         else:
-            result = diff_declarations(old, new)
+            result = diff_declarations(_gemini(old), _gemini(new))
         advance()
     return result
+
+
+def _gemini(side: _Side) -> Any:
+    """A side as ``gemini`` declarations (a golden folder's top level) for the single-dialect diff."""
+    return side.by_dialect["gemini"] if isinstance(side, _Folder) else side
 
 
 # -- output ------------------------------------------------------------------------------------------------
@@ -226,7 +259,12 @@ def _render(console: Console, result: DeclarationDiff | SpecDiff) -> None:
             )
             console.print(text, markup=False)
     width = max((len(c.rule) for c in diff.changes), default=0)
-    for name, per_tool in diff.by_tool().items():
+    grouped = [
+        (name if dialect == "gemini" else f"{name} [{dialect}]", per_tool)
+        for dialect, per_dialect in diff.by_dialect().items()
+        for name, per_tool in per_dialect.by_tool().items()
+    ]
+    for name, per_tool in grouped:
         console.print()
         console.print(f"[bold]{escape(name)}[/]  [{_STYLE[per_tool.verdict]}]{per_tool.verdict}[/]")
         for c in per_tool.changes:

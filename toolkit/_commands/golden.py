@@ -57,13 +57,13 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
 
 
-def _tools(args: argparse.Namespace) -> list[Tool]:
+def _tools(args: argparse.Namespace) -> _golden.Manifest:
     if not args.targets:
-        return _golden.manifest_tools(Path(args.dir) / _golden.MANIFEST)
+        return _golden.load_manifest(Path(args.dir) / _golden.MANIFEST)
     tools: list[Tool] = []
     for target in args.targets:
         tools += load_tools(target, namespace=args.namespace)
-    return tools
+    return _golden.Manifest(tuple(tools), {})
 
 
 def update_command(args: argparse.Namespace) -> str:
@@ -78,9 +78,10 @@ def update_command(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     with progress(console, "building tools", None):
-        tools = _tools(args)
+        manifest = _tools(args)
+    tools, pins = manifest.tools, manifest.pins
     if args.action == "update":
-        result = _golden.update(tools, args.dir, prune=args.prune)
+        result = _golden.update(tools, args.dir, prune=args.prune, pins=pins)
         if args.json:
             write_json(console, result.to_dict())
         else:
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             for name in result.removed:
                 console.print(f"  removed {name}.json")
         return 0
-    report = _golden.check(tools, args.dir)
+    report = _golden.check(tools, args.dir, pins=pins)
     if args.json:
         write_json(console, report.to_dict())
     else:

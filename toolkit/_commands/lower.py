@@ -3,6 +3,7 @@
 toolkit lower toolkit/examples.py:search_issues
 toolkit lower specs/orders.yaml --op getOrder
 toolkit lower spec.json --all --summary        # every operation, summarised (losses and refusals by kind)
+toolkit lower specs/orders.yaml --dialect openai   # the payload another provider's SDK sends
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from toolkit._canonical import pretty
 from toolkit._commands import add_target_arguments, plain_text, progress, write_json
 from toolkit._diff._text import plural
 from toolkit._exceptions import ToolkitError
+from toolkit._lowering import DIALECTS
 from toolkit._openapi import summarise
 from toolkit._openapi._refusal import SLUGS
 from toolkit._targets import is_spec, load_spec, load_tools, pick
@@ -37,14 +39,22 @@ def add_parser(subparsers: Any) -> None:
     add_target_arguments(parser)
     parser.add_argument("--all", action="store_true", help="specs: every operation, not only the opted-in ones")
     parser.add_argument("--summary", action="store_true", help="specs: one summary instead of every declaration")
+    parser.add_argument(
+        "--dialect", choices=list(DIALECTS), default="gemini", help="whose payload to show (default: gemini)"
+    )
 
 
-def tool_record(tool: Tool) -> dict[str, Any]:
-    """What ``lower --json`` prints for one tool."""
+def tool_record(tool: Tool, dialect: str = "gemini") -> dict[str, Any]:
+    """What ``lower --json`` prints for one tool: its payload in ``dialect`` (``declaration``; ``null`` and a
+    ``refusal`` when the dialect cannot express it), the name the provider sees, and every loss."""
+    payload = tool.payload(dialect)
     return {
         "name": tool.name,
-        "declaration": tool.declaration,
-        "losses": [loss.to_dict() for loss in tool.losses],
+        "dialect": dialect,
+        "sent_as": payload.name,
+        "declaration": payload.body,
+        "refusal": None if payload.refusal is None else payload.refusal.to_dict(),
+        "losses": [loss.to_dict() for loss in (*tool.contract.source_losses, *payload.losses)],
         "lints": [lint.to_dict() for lint in tool.lints],
         "effect": tool.effect,
         "confirm": tool.confirm,
@@ -53,7 +63,7 @@ def tool_record(tool: Tool) -> dict[str, Any]:
     }
 
 
-def _render(console: Console, tool: Tool) -> None:
+def _render(console: Console, tool: Tool, dialect: str = "gemini") -> None:
     """The title, the declaration as JSON and the losses and lints. Nothing is ever cut: long lines soft-wrap
     on a terminal (the terminal folds them; a copy gives the JSON back whole), and without a terminal the
     declaration is plain JSON, unstyled and unwrapped."""
@@ -61,15 +71,23 @@ def _render(console: Console, tool: Tool) -> None:
     from rich.highlighter import JSONHighlighter
     from rich.text import Text
 
+    payload = tool.payload(dialect)
     title = f"{tool.name}  ({tool.effect}{', confirm' if tool.confirm else ''})"
+    if dialect != "gemini":
+        renamed = f", sent as {payload.name}" if payload.name != tool.name else ""
+        title += f"  [{dialect}{renamed}{'' if payload.strict is None else f', strict {payload.strict}'.lower()}]"
+    if payload.refusal is not None:
+        console.print(f"{title}: refused [{payload.refusal.slug}]: {payload.refusal.message}", markup=False)
+        return
     console.print(title, style="bold", markup=False, soft_wrap=True)
-    console.print(JSONHighlighter()(Text(pretty(tool.declaration).rstrip())), soft_wrap=True)
+    console.print(JSONHighlighter()(Text(pretty(payload.body).rstrip())), soft_wrap=True)
     if tool.binding:
         console.print("binding: " + ", ".join(f"{k} → {v}" for k, v in tool.binding.items()), markup=False)
-    if tool.losses:
-        heading = f"{plural(len(tool.losses), 'loss', 'losses')}: dropped from the declaration, still enforced"
+    losses = (*tool.contract.source_losses, *payload.losses)
+    if losses:
+        heading = f"{plural(len(losses), 'loss', 'losses')}: dropped from the declaration, still enforced"
         console.print(heading, style="italic", markup=False)
-        for loss in tool.losses:
+        for loss in losses:
             console.print(f"  {loss.path or '/'}  {loss.keyword}={loss.value!r}: {loss.reason}", markup=False)
     if tool.lints:
         console.print(plural(len(tool.lints), "lint"), style="italic", markup=False)
@@ -78,7 +96,7 @@ def _render(console: Console, tool: Tool) -> None:
             text = f"{lint.severity} {lint.code} {lint.slug} at {lint.path or '(tool)'}"
             console.print(text, style=style, markup=False)
             console.print(f"  {lint.message}\n  fix: {lint.fix}", markup=False)
-    if not (tool.losses or tool.lints):
+    if not (losses or tool.lints):
         console.print("no losses, no lints")
     console.print()
 
@@ -129,10 +147,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
             load_tools(args.target, namespace=args.namespace, select=select, overrides=args.overrides), args.op
         )
     if args.json:
-        write_json(console, [tool_record(t) for t in tools])
+        write_json(console, [tool_record(t, args.dialect) for t in tools])
         return 0
     for tool in tools:
-        _render(console, tool)
+        _render(console, tool, args.dialect)
     if not tools:
         console.print("no tools: opt operations in with x-agent-tool, or pass --all")
     return 0

@@ -4,7 +4,8 @@
     toolkit reference --write README.md    # replace the README's reference section (never written by hand)
 
 The tables live where their vocabularies are defined: field codes and notice actions in ``toolkit._codes``,
-exception slugs in ``toolkit._exceptions``, refusal slugs in ``toolkit._openapi._refusal``.
+exception slugs in ``toolkit._exceptions``, refusal slugs in ``toolkit._openapi._refusal``, dialect refusal
+slugs in ``toolkit._lowering._dialect``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._commands import plain_text
 from toolkit._exceptions import ERROR_SLUGS
+from toolkit._lowering._dialect import DIALECT_SLUGS
 from toolkit._openapi._refusal import SLUGS
 
 if TYPE_CHECKING:
@@ -39,7 +41,8 @@ COMMAND = "toolkit reference --write README.md"
 
 _INTRO = (
     "The stable vocabularies: tools, tests and models match on these, never on messages. Generated from the tables "
-    "in\n`toolkit/_codes.py`, `toolkit/_exceptions.py` and `toolkit/_openapi/_refusal.py` by\n"
+    "in\n`toolkit/_codes.py`, `toolkit/_exceptions.py`, `toolkit/_openapi/_refusal.py` and "
+    "`toolkit/_lowering/_dialect.py` by\n"
     f"`{COMMAND}`; a test keeps this section equal to them."
 )
 
@@ -77,6 +80,8 @@ def reference_markdown() -> str:
         markdown_table(("slug", "raised by", "meaning"), slugs),
         "### Refusal slugs\n\n`Rejection.slug`, why an opted-in OpenAPI operation did not become a tool.",
         markdown_table(("slug", "meaning"), _meanings(SLUGS)),
+        "### Dialect refusal slugs\n\n`Payload.refusal.slug`, why a tool cannot be sent in one provider's dialect.",
+        markdown_table(("slug", "meaning"), _meanings(DIALECT_SLUGS)),
     ]
     return "\n\n".join(parts) + "\n"
 

@@ -3,6 +3,7 @@
     diff = tk.diff_declarations(golden_decl, tool)      # each side: a declaration dict, a Tool, or a collection
     diff.verdict                                        # "breaking" | "behavioural" | "additive" | "none"
     diff.to_markdown()                                  # a pull-request comment
+    tk.diff_declarations(old, new, dialect="openai")    # the same rules over another dialect's payloads
 
 A declaration is the contract with the model, so a changed declaration is a review artefact: every
 difference becomes a :class:`~toolkit._diff._rules.Change` with a stable rule slug and a kind (the catalogue
@@ -16,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolkit._diff._dialects import collection_of, declaration_of, many_of
 from toolkit._diff._rules import KINDS, RULES, Change, change, contrast, diff_schema, key, same, show
 from toolkit._diff._text import plural
 from toolkit._display import Displayable, displayed_by
@@ -27,7 +29,16 @@ from toolkit._tool import Toolset
 if TYPE_CHECKING:
     from toolkit._tool import Rejection
 
-__all__ = ["RULES", "Change", "DeclarationDiff", "SpecDiff", "Verdict", "diff_declarations", "diff_specs"]
+__all__ = [
+    "RULES",
+    "Change",
+    "DeclarationDiff",
+    "SpecDiff",
+    "Verdict",
+    "diff_declarations",
+    "diff_dialects",
+    "diff_specs",
+]
 
 Verdict = Literal["breaking", "behavioural", "additive", "none"]
 _RANK: dict[str, int] = {"none": 0, "additive": 1, "behavioural": 2, "breaking": 3}
@@ -81,6 +92,11 @@ class DeclarationDiff(Displayable):
         """One diff per tool with changes."""
         return {name: DeclarationDiff.of(c for c in self.changes if c.tool == name) for name in self.tools}
 
+    def by_dialect(self) -> dict[str, DeclarationDiff]:
+        """One diff per dialect with changes (each dialect's payloads classified on their own)."""
+        dialects = dict.fromkeys(c.dialect for c in self.changes)
+        return {d: DeclarationDiff.of(c for c in self.changes if c.dialect == d) for d in dialects}
+
     def of_kind(self, kind: str) -> tuple[Change, ...]:
         return tuple(c for c in self.changes if c.kind == kind)
 
@@ -97,6 +113,7 @@ class DeclarationDiff(Displayable):
         lines = [f"verdict: {self.verdict} ({VERDICT_ADVICE[self.verdict]})"]
         for c in self.changes:
             where = f"{c.tool}:{c.path}" if c.tool and c.path else (c.tool or c.path)
+            where = where if c.dialect == "gemini" else f"[{c.dialect}] {where}"
             lines.append(f"  {c.kind:<11} {c.rule:<26} {where}  {c.summary}")
         return "\n".join(lines)
 
@@ -119,7 +136,8 @@ ROWS_PER_TOOL = 12
 def _rows(changes: Iterable[Change]) -> list[str]:
     lines = ["| kind | tool | rule | path | change |", "|---|---|---|---|---|"]
     for c in changes:
-        cells = (c.kind, f"`{c.tool}`", f"`{c.rule}`", f"`{c.path}`" if c.path else "", _cell(c.summary))
+        tool = f"`{c.tool}`" if c.dialect == "gemini" else f"`{c.tool}` ({c.dialect})"
+        cells = (c.kind, tool, f"`{c.rule}`", f"`{c.path}`" if c.path else "", _cell(c.summary))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -167,30 +185,6 @@ def _markdown(diff: DeclarationDiff, title: str, notes: list[str]) -> str:
 # -- sides -------------------------------------------------------------------------------------------------
 
 
-def _declaration(item: Any) -> dict[str, Any]:
-    declaration = getattr(item, "declaration", None)
-    if isinstance(declaration, Mapping):
-        return dict(declaration)
-    if isinstance(item, Mapping) and isinstance(item.get("name"), str):
-        return dict(item)
-    raise TypeError(
-        f"cannot diff a {type(item).__name__}: pass a declaration dict ({{'name': ..., 'description': ...}}), "
-        "a Tool, or a collection of either"
-    )
-
-
-def _collection(side: Any) -> dict[str, dict[str, Any]] | None:
-    """``{name: declaration}`` for a collection side, ``None`` for a single declaration or tool."""
-    if hasattr(side, "declaration") or (isinstance(side, Mapping) and isinstance(side.get("name"), str)):
-        return None
-    if isinstance(side, Mapping):
-        return {str(name): _declaration(item) for name, item in side.items()}
-    if isinstance(side, Iterable) and not isinstance(side, str | bytes):
-        declarations = [_declaration(item) for item in side]
-        return {d["name"]: d for d in declarations}
-    raise TypeError(f"cannot diff a {type(side).__name__}: pass a declaration dict, a Tool, or a collection")
-
-
 def _empty_parameters() -> dict[str, Any]:
     return {"type": "OBJECT", "properties": {}}
 
@@ -211,8 +205,8 @@ def _tool_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change
     return out
 
 
-def _tagged(tool: str, changes: Iterable[Change]) -> list[Change]:
-    return [Change(c.rule, c.path, c.summary, c.kind, tool) for c in changes]
+def _tagged(tool: str, changes: Iterable[Change], dialect: str = "gemini") -> list[Change]:
+    return [Change(c.rule, c.path, c.summary, c.kind, tool, dialect) for c in changes]
 
 
 def _tool_renames(
@@ -252,33 +246,44 @@ def _match(old: Mapping[str, Any], new: Mapping[str, Any]) -> _Matching:
     )
 
 
-def _collection_changes(old: Mapping[str, Any], new: Mapping[str, Any], matching: _Matching) -> list[Change]:
+def _collection_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], matching: _Matching, dialect: str = "gemini"
+) -> list[Change]:
     out: list[Change] = []
     for name in matching.common:
-        out += _tagged(name, _tool_changes(old[name], new[name]))
+        out += _tagged(name, _tool_changes(old[name], new[name]), dialect)
     for gone, name in matching.renamed:
-        out += _tagged(name, _tool_changes(old[gone], new[name]))
-    out += [Change("tool_removed", "", f"tool {show(n)} removed", RULES["tool_removed"], n) for n in matching.removed]
-    out += [Change("tool_added", "", f"tool {show(n)} added", RULES["tool_added"], n) for n in matching.added]
+        out += _tagged(name, _tool_changes(old[gone], new[name]), dialect)
+    removed, added = RULES["tool_removed"], RULES["tool_added"]
+    out += [Change("tool_removed", "", f"tool {show(n)} removed", removed, n, dialect) for n in matching.removed]
+    out += [Change("tool_added", "", f"tool {show(n)} added", added, n, dialect) for n in matching.added]
     return out
 
 
-def diff_declarations(old: Any, new: Any) -> DeclarationDiff:
-    """Classify every difference between ``old`` and ``new``.
+def diff_declarations(old: Any, new: Any, *, dialect: str = "gemini") -> DeclarationDiff:
+    """Classify every difference between ``old`` and ``new``, payloads of ``dialect`` (default ``gemini``).
 
     Each side is a declaration dict, a :class:`~toolkit.Tool`, or a collection of either (a list, a
     :class:`~toolkit.Toolset`, or a ``{name: declaration}`` mapping such as a golden folder); collections are
-    matched by tool name, and a removed + added tool with identical parameters is reported as a rename.
+    matched by tool name, and a removed + added tool with identical parameters is reported as a rename. A
+    tool's side is its ``payload(dialect)`` (a tool the dialect refuses counts as absent); a dict side is a
+    payload of ``dialect`` (see :mod:`toolkit._diff._dialects` for how other dialects are read).
     """
-    old_many, new_many = _collection(old), _collection(new)
-    if old_many is None and new_many is None:
-        before, after = _declaration(old), _declaration(new)
-        return DeclarationDiff.of(_tagged(str(after.get("name")), _tool_changes(before, after)))
-    if old_many is None:
-        old_many = {d["name"]: d for d in [_declaration(old)]}
-    if new_many is None:
-        new_many = {d["name"]: d for d in [_declaration(new)]}
-    return DeclarationDiff.of(_collection_changes(old_many, new_many, _match(old_many, new_many)))
+    if collection_of(old, dialect) is None and collection_of(new, dialect) is None:
+        before, after = declaration_of(old, dialect), declaration_of(new, dialect)
+        if before is not None and after is not None:
+            return DeclarationDiff.of(_tagged(str(after.get("name")), _tool_changes(before, after), dialect))
+    old_many, new_many = many_of(old, dialect), many_of(new, dialect)
+    return DeclarationDiff.of(_collection_changes(old_many, new_many, _match(old_many, new_many), dialect))
+
+
+def diff_dialects(old: Mapping[str, Any], new: Mapping[str, Any]) -> DeclarationDiff:
+    """Two golden folders, each ``{dialect: {name: payload}}`` (``gemini`` for the top level), compared
+    dialect by dialect: one diff whose changes each name their dialect."""
+    changes: list[Change] = []
+    for dialect in dict.fromkeys([*old, *new]):
+        changes += diff_declarations(old.get(dialect, {}), new.get(dialect, {}), dialect=dialect).changes
+    return DeclarationDiff.of(changes)
 
 
 # -- spec diffs --------------------------------------------------------------------------------------------
@@ -362,12 +367,16 @@ def _rejection_key(rejection: Rejection) -> tuple[str, str, str]:
     return (rejection.operation_id or "", rejection.method, rejection.path)
 
 
-def spec_diff_of(old: Toolset, new: Toolset) -> SpecDiff:
-    """The :class:`SpecDiff` of two toolsets already built from the two spec versions."""
+def spec_diff_of(old: Toolset, new: Toolset, dialects: Iterable[str] = ()) -> SpecDiff:
+    """The :class:`SpecDiff` of two toolsets already built from the two spec versions; ``dialects`` adds the
+    changes of those dialects' payloads to the ``gemini`` declarations' (each change names its dialect)."""
     before = {t.name: t.declaration for t in old.tools}
     after = {t.name: t.declaration for t in new.tools}
     matching = _match(before, after)
-    diff = DeclarationDiff.of(_collection_changes(before, after, matching))
+    changes = _collection_changes(before, after, matching)
+    for dialect in dict.fromkeys(d for d in dialects if d != "gemini"):
+        changes += diff_declarations(old.tools, new.tools, dialect=dialect).changes
+    diff = DeclarationDiff.of(changes)
     changed = set(diff.tools)
     old_rejected = {_rejection_key(r): r for r in old.rejected}
     new_rejected = {_rejection_key(r): r for r in new.rejected}

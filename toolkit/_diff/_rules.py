@@ -69,16 +69,25 @@ RULES: dict[str, Kind] = {
 @dataclass(frozen=True, slots=True)
 class Change(Displayable):
     """One classified difference. ``path`` is the dotted parameter path (``""`` = the tool itself;
-    ``tags[]`` = the items of ``tags``; ``value.anyOf[1]`` = a union branch); ``tool`` names the tool."""
+    ``tags[]`` = the items of ``tags``; ``value.anyOf[1]`` = a union branch); ``tool`` names the tool (as the
+    dialect's provider sees it) and ``dialect`` the payload the change was found in."""
 
     rule: str
     path: str
     summary: str
     kind: Kind
     tool: str = ""
+    dialect: str = "gemini"
 
     def to_dict(self) -> dict[str, str]:
-        return {"tool": self.tool, "rule": self.rule, "kind": self.kind, "path": self.path, "summary": self.summary}
+        return {
+            "tool": self.tool,
+            "dialect": self.dialect,
+            "rule": self.rule,
+            "kind": self.kind,
+            "path": self.path,
+            "summary": self.summary,
+        }
 
 
 def change(rule: str, path: str, summary: str) -> Change:

@@ -70,7 +70,6 @@ def from_function(
     confirm: bool | None = None,
     policy: Policy | None = None,
     domain: Iterable[DomainCheck] = (),
-    dialect: str = "gemini",
 ) -> Tool:
     """Build a :class:`~toolkit.Tool` from a typed, documented Python callable or a framework's tool object.
 
@@ -118,7 +117,6 @@ def from_function(
     context = [i.name for i in injected if i.framework == "toolkit"]
     return build_tool(
         contract,
-        dialect=dialect,
         policy=policy,
         domain_checks=domain,
         fn=target,

@@ -4,7 +4,10 @@
     tk.golden.update(toolset, "golden")             # write what is missing or stale, atomically
 
 ``golden/<tool_name>.json`` holds :func:`toolkit._canonical.pretty` of ``tool.declaration``: sorted keys,
-two-space indent, UTF-8, a trailing newline, no timestamps — the same bytes on every machine. A check fails
+two-space indent, UTF-8, a trailing newline, no timestamps — the same bytes on every machine. Tools may pin
+more dialects (``pins={name: ("openai", "mcp")}``, from ``golden.toml``'s ``dialects = [...]``):
+``golden/<dialect>/<tool_name>.json`` holds the tool's ``payload(dialect).body`` the same way, reported as
+``<dialect>/<tool_name>``; a pinned tool the dialect refuses fails the check (``refused``). A check fails
 on any drift (a stale file carries the classified :class:`~toolkit._diff.DeclarationDiff` for review), on a
 tool without a file (missing) and on a file without a tool (orphaned). Writes go to a temporary file in the
 same folder and are renamed over the old one, so a crash leaves the old file or the new one, never half.
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,17 +28,23 @@ from toolkit._diff import DeclarationDiff, diff_declarations, worst
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._reports import GOLDEN_REPORT_RENDERER
 from toolkit._exceptions import GoldenError
-from toolkit._golden._manifest import MANIFEST, manifest_tools
+from toolkit._golden._manifest import MANIFEST, Manifest, load_manifest, manifest_tools
+from toolkit._lowering import DIALECTS
+from toolkit._tool import Tool
 
 __all__ = [
     "MANIFEST",
     "GoldenReport",
+    "Manifest",
     "Stale",
     "UpdateResult",
     "check",
     "declarations",
     "golden_path",
     "load",
+    "load_all",
+    "load_dialects",
+    "load_manifest",
     "manifest_tools",
     "update",
     "write_atomic",
@@ -70,10 +79,12 @@ class GoldenReport(Displayable):
     orphaned: tuple[str, ...]
     ok: tuple[str, ...]
     directory: str = ""
+    refused: tuple[str, ...] = ()
+    """``<dialect>/<tool> [slug]: message`` for each pinned payload the dialect refuses."""
 
     @property
     def passed(self) -> bool:
-        return not (self.missing or self.stale or self.orphaned)
+        return not (self.missing or self.stale or self.orphaned or self.refused)
 
     @property
     def verdict(self) -> str:
@@ -88,6 +99,7 @@ class GoldenReport(Displayable):
             "missing": list(self.missing),
             "stale": [s.to_dict() for s in self.stale],
             "orphaned": list(self.orphaned),
+            "refused": list(self.refused),
             "ok": list(self.ok),
         }
 
@@ -105,6 +117,7 @@ class GoldenReport(Displayable):
             if entry.diff is not None:
                 lines += [f"    {line}" for line in entry.diff.to_text().splitlines()[1:]]
         lines += [f"  orphaned  {name}  (golden file with no tool)" for name in self.orphaned]
+        lines += [f"  refused   {entry}  (pinned, but the dialect cannot send it)" for entry in self.refused]
         if not self.passed:
             command = update_command + (" --prune" if self.orphaned else "")
             lines.append(f"review the changes, then run `{command}` to accept them")
@@ -173,7 +186,18 @@ def load(directory: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _compare(name: str, declaration: Mapping[str, Any], path: Path) -> Stale | None:
+def load_dialects(directory: str | os.PathLike[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """``{dialect: {tool: payload}}`` for every dialect folder in ``directory`` (``{}`` when none)."""
+    folder = Path(directory)
+    return {dialect: load(folder / dialect) for dialect in DIALECTS if (folder / dialect).is_dir()}
+
+
+def load_all(directory: str | os.PathLike[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Every golden file of ``directory`` by dialect: ``gemini`` (the top level) and each dialect folder."""
+    return {"gemini": load(directory), **load_dialects(directory)}
+
+
+def _compare(name: str, declaration: Mapping[str, Any], path: Path, dialect: str) -> Stale | None:
     text = path.read_text(encoding="utf-8")
     if text == pretty(declaration):
         return None
@@ -181,28 +205,78 @@ def _compare(name: str, declaration: Mapping[str, Any], path: Path) -> Stale | N
         stored = json.loads(text)
     except ValueError as error:
         return Stale(name, None, f"not valid JSON: {error}")
-    diff = diff_declarations(stored, declaration)
+    diff = diff_declarations(stored, declaration, dialect=dialect)
     return Stale(name, diff, "" if diff else "same declaration, different bytes (formatting)")
 
 
-def check(tools: Any, directory: str | os.PathLike[str]) -> GoldenReport:
-    """Compare each tool's declaration with ``directory/<name>.json``, byte for byte."""
+@dataclass(frozen=True, slots=True)
+class _Expected:
+    """What one golden file should hold: its path, the declaration, and its dialect."""
+
+    path: Path
+    declaration: Mapping[str, Any]
+    dialect: str
+
+
+def _expected(
+    tools: Any, folder: Path, pins: Mapping[str, Sequence[str]] | None
+) -> tuple[dict[str, _Expected], list[str]]:
+    """Every golden file the tools should have, by report name, and the refused pins."""
+    expected = {name: _Expected(golden_path(folder, name), d, "gemini") for name, d in declarations(tools).items()}
+    refused: list[str] = []
+    if not pins:
+        return expected, refused
+    found = {tool.name: tool for tool in _tools(tools)}
+    for name, dialects in pins.items():
+        if name not in found:
+            raise GoldenError(f"dialects are pinned for {name!r}, but no tool of that name is under golden control")
+        for dialect in dialects:
+            item = found[name].payload(dialect)
+            if item.refusal is not None:
+                refused.append(f"{dialect}/{name} [{item.refusal.slug}]: {item.refusal.message}")
+            elif item.body is not None:
+                expected[f"{dialect}/{name}"] = _Expected(golden_path(folder / dialect, name), item.body, dialect)
+    return expected, refused
+
+
+def _tools(tools: Any) -> list[Tool]:
+    if isinstance(tools, Tool):
+        return [tools]
+    if isinstance(tools, Mapping) or not isinstance(tools, Iterable):
+        return []
+    return [tool for item in tools for tool in _tools(item)]
+
+
+def _present(folder: Path) -> dict[str, Path]:
+    """Every golden file in ``folder`` and its dialect folders, by report name."""
+    if not folder.is_dir():
+        return {}
+    found = {path.stem: path for path in sorted(folder.glob(f"*{SUFFIX}"))}
+    for dialect in DIALECTS:
+        found.update({f"{dialect}/{path.stem}": path for path in sorted((folder / dialect).glob(f"*{SUFFIX}"))})
+    return found
+
+
+def check(
+    tools: Any, directory: str | os.PathLike[str], *, pins: Mapping[str, Sequence[str]] | None = None
+) -> GoldenReport:
+    """Compare each tool's declaration with ``directory/<name>.json`` (and each pinned dialect's payload with
+    ``directory/<dialect>/<name>.json``), byte for byte."""
     folder = Path(directory)
-    current = declarations(tools)
+    expected, refused = _expected(tools, folder, pins)
     missing: list[str] = []
     stale: list[Stale] = []
     ok: list[str] = []
-    for name in sorted(current):
-        path = golden_path(folder, name)
-        if not path.is_file():
+    for name in sorted(expected):
+        entry = expected[name]
+        if not entry.path.is_file():
             missing.append(name)
-        elif (entry := _compare(name, current[name], path)) is not None:
-            stale.append(entry)
+        elif (found := _compare(name, entry.declaration, entry.path, entry.dialect)) is not None:
+            stale.append(found)
         else:
             ok.append(name)
-    present = sorted(p.stem for p in folder.glob(f"*{SUFFIX}")) if folder.is_dir() else []
-    orphaned = tuple(stem for stem in present if stem not in current)
-    return GoldenReport(tuple(missing), tuple(stale), orphaned, tuple(ok), str(folder))
+    orphaned = tuple(name for name in _present(folder) if name not in expected)
+    return GoldenReport(tuple(missing), tuple(stale), orphaned, tuple(ok), str(folder), tuple(refused))
 
 
 # -- writing -----------------------------------------------------------------------------------------------
@@ -232,14 +306,23 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
-def update(tools: Any, directory: str | os.PathLike[str], *, prune: bool = False) -> UpdateResult:
-    """Write the golden file of every tool that is missing or stale; with ``prune``, delete orphans."""
-    current = declarations(tools)
-    report = check(current.values(), directory)
+def update(
+    tools: Any,
+    directory: str | os.PathLike[str],
+    *,
+    prune: bool = False,
+    pins: Mapping[str, Sequence[str]] | None = None,
+) -> UpdateResult:
+    """Write the golden file of every tool (and pinned dialect) that is missing or stale; with ``prune``,
+    delete orphans. A pinned payload the dialect refuses is not written (``check`` keeps failing on it)."""
+    folder = Path(directory)
+    report = check(tools, folder, pins=pins)
+    expected, _ = _expected(tools, folder, pins)
     written = tuple(sorted([*report.missing, *(s.name for s in report.stale)]))
     for name in written:
-        write_atomic(golden_path(directory, name), pretty(current[name]))
+        write_atomic(expected[name].path, pretty(expected[name].declaration))
     removed = report.orphaned if prune else ()
+    present = _present(folder)
     for name in removed:
-        golden_path(directory, name).unlink()
+        present[name].unlink()
     return UpdateResult(written=written, removed=removed, unchanged=report.ok)

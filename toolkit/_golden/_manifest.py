@@ -13,20 +13,25 @@
 
     [[module]]
     target = "mypackage.tools"         # every Tool and Toolset at the module's top level (or "../tools.py")
+
+Any entry may pin more dialects than ``gemini`` (always pinned, in ``<tool>.json``): ``dialects = ["openai",
+"mcp"]`` keeps ``<dialect>/<tool>.json`` with each of its tools' payload in that dialect.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolkit._exceptions import GoldenError, SignatureError, SpecError, TargetError
+from toolkit._lowering import DIALECTS
 from toolkit._targets import find_object, load_spec, load_tools, split_target, tools_of
 from toolkit._tool import Tool
 
-__all__ = ["MANIFEST", "manifest_tools"]
+__all__ = ["MANIFEST", "Manifest", "load_manifest", "manifest_tools"]
 
 MANIFEST = "golden.toml"
 """The manifest's file name inside a golden folder."""
@@ -67,11 +72,35 @@ def _function_tools(manifest: Path, entry: dict[str, Any]) -> list[Tool]:
     return tools_of(find_object(target), target, **options)
 
 
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """The tools a manifest puts under golden control, and the dialects pinned per tool besides ``gemini``."""
+
+    tools: tuple[Tool, ...]
+    pins: Mapping[str, tuple[str, ...]]
+
+
+def _dialects(manifest: Path, kind: str, number: int, entry: Mapping[str, Any]) -> tuple[str, ...]:
+    names = entry.get("dialects", [])
+    if not isinstance(names, list) or any(not isinstance(name, str) or name not in DIALECTS for name in names):
+        raise GoldenError(
+            f"{manifest}: [[{kind}]] entry {number} has dialects = {names!r}; give a list of some of "
+            f"{', '.join(DIALECTS)}",
+            slug="golden_manifest",
+        )
+    return tuple(name for name in dict.fromkeys(names) if name != "gemini")
+
+
 def manifest_tools(path: str | Path) -> list[Tool]:
     """The tools a ``golden.toml`` manifest puts under golden control, in manifest order.
 
     File paths (a spec's ``path``, a ``.py`` target) are relative to the manifest's folder.
     """
+    return list(load_manifest(path).tools)
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    """The tools of a ``golden.toml`` manifest, in manifest order, and the dialects each entry pins."""
     manifest = Path(path)
     try:
         table = tomllib.loads(manifest.read_text(encoding="utf-8"))
@@ -87,11 +116,16 @@ def manifest_tools(path: str | Path) -> list[Tool]:
         "module": ("target", lambda entry: load_tools(_relative(manifest, entry["target"]))),
     }
     tools: list[Tool] = []
+    pins: dict[str, tuple[str, ...]] = {}
     for kind, (key, read) in readers.items():
         for number, entry in enumerate(_entries(manifest, table, kind, key), 1):
+            dialects = _dialects(manifest, kind, number, entry)
             try:
-                tools += read(entry)
+                found = read(entry)
             except (SpecError, TargetError, SignatureError) as error:
                 error.args = (f"{manifest}, [[{kind}]] entry {number}: {error.message}",)
                 raise
-    return tools
+            tools += found
+            if dialects:
+                pins.update(dict.fromkeys((tool.name for tool in found), dialects))
+    return Manifest(tuple(tools), pins)

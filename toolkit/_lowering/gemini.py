@@ -20,17 +20,50 @@ Choices where the subset cannot say what the input says, each recorded as a loss
   whose keywords imply one (``properties`` → ``OBJECT``, ``items`` → ``ARRAY``, ``minLength``/``pattern``/
   ``enum`` → ``STRING``, ``minimum`` → ``NUMBER``) gets that type.
 * A null-only node (``{type: null}``) becomes a nullable ``STRING``: the subset has no null type.
+* ``default: null`` is never emitted: google-genai drops every null-valued field when it serialises the
+  declaration, so it would never reach the wire (an omitted optional field still reads as null).
+
+The payload is ``{"name", "description", "parameters"}`` (``parameters`` only when the tool has arguments),
+the body of one ``FunctionDeclaration``; names follow the ``FunctionDeclaration.name`` rule, which is toolkit's
+own :data:`~toolkit._contract.TOOL_NAME`, so they pass unchanged. A call comes back as a ``functionCall`` part
+and is answered with a ``functionResponse`` part whose ``response`` holds the envelope under ``output`` (status
+``ok``) or ``error``, the keys the API reference names for ``FunctionResponse.response``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolkit._contract import TOOL_NAME, Policy, ToolContract
+from toolkit._exceptions import ToolkitError
+from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
-from toolkit._lowering._walker import Walker
+from toolkit._lowering._walker import Site, Walker
 
-__all__ = ["FORMATS", "SUBSET_KEYS", "GeminiWalker", "enum_text", "violations"]
+__all__ = [
+    "FORMATS",
+    "GEMINI",
+    "NAMES",
+    "SUBSET_KEYS",
+    "GeminiCalls",
+    "GeminiDialect",
+    "GeminiWalker",
+    "enum_text",
+    "has_arguments",
+    "violations",
+]
+
+MAX_NESTING = 64
+MAX_NODES = 10_000  # input nodes visited per top-level parameter
+NAMES = NameRule(
+    pattern=TOOL_NAME.pattern,
+    allowed="A-Za-z0-9_.:-",
+    limit=128,
+    source="https://ai.google.dev/api/caching#FunctionDeclaration (FunctionDeclaration.name)",
+)
+NULL_DEFAULT = "a null default is not sent: google-genai drops null values (an omitted field still reads as null)"
 
 FORMATS = frozenset({"date", "date-time", "int32", "int64", "float", "double", "email", "byte", "password", "enum"})
 SUBSET_KEYS = frozenset(
@@ -93,6 +126,12 @@ class GeminiWalker(Walker):
 
     def keep_format(self, value: str) -> bool:
         return value in FORMATS
+
+    def kw_default(self, key: str, value: Any, site: Site) -> None:
+        if value is None:
+            self.lose(site.path, key, value, NULL_DEFAULT)
+            return
+        super().kw_default(key, value, site)
 
     def finish(self, draft: Draft) -> dict[str, Any]:
         """Turn a draft into a node of the subset (recursively), reporting what has to change."""
@@ -276,3 +315,56 @@ def violations(schema: Any, path: str = "") -> list[str]:
     if "items" in schema:
         found += violations(schema["items"], f"{path}/items")
     return found
+
+
+# -- the dialect ---------------------------------------------------------------------------------------------
+class GeminiCalls(Dialect):
+    """How Gemini's calls come back and are answered (shared by ``gemini`` and ``gemini_json``)."""
+
+    provider = "gemini"
+    names = NAMES
+
+    def read_call(self, raw: Mapping[str, Any]) -> RawCall:
+        call = raw.get("functionCall", raw.get("function_call", raw))
+        if not isinstance(call, Mapping) or not isinstance(call.get("name"), str):
+            raise ToolkitError(
+                "a Gemini tool call is a functionCall part ({'name': ..., 'args': {...}, 'id': ...}); "
+                f"got {sorted(call) if isinstance(call, Mapping) else type(call).__name__}",
+                slug="bad_tool_call",
+            )
+        return RawCall(call["name"], call.get("args", {}), call.get("id"))
+
+    def reply(self, call: RawCall, envelope: Mapping[str, Any]) -> dict[str, Any]:
+        key = "output" if envelope.get("status") == "ok" else "error"
+        response: dict[str, Any] = {"name": call.name, "response": {key: dict(envelope)}}
+        if call.id is not None:
+            response = {"id": call.id, **response}
+        return {"functionResponse": response}
+
+    def turn(self, replies: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [{"role": "user", "parts": [dict(reply) for reply in replies]}]
+
+
+class GeminiDialect(GeminiCalls):
+    """``gemini``: the genai ``Schema`` subset under ``FunctionDeclaration.parameters``."""
+
+    name = "gemini"
+
+    def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
+        walker = GeminiWalker(schema, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES)
+        result, losses = walker.run()
+        return Lowered(result, losses)
+
+    def body(self, name: str, contract: ToolContract, lowered: Lowered) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": name, "description": contract.description}
+        if has_arguments(contract):
+            out["parameters"] = lowered.schema
+        return out
+
+
+def has_arguments(contract: ToolContract) -> bool:
+    """Whether the declaration carries ``parameters`` (a tool without arguments leaves them out)."""
+    return bool(contract.args_schema.get("properties"))
+
+
+GEMINI = GeminiDialect()

@@ -20,7 +20,6 @@ from typing import Any
 
 from toolkit._contract import Effect, ToolContract
 from toolkit._exceptions import SchemaError
-from toolkit._lowering import DIALECTS
 from toolkit._openapi._flatten import SpecContext, flatten
 from toolkit._openapi._load import Document, load_document
 from toolkit._openapi._naming import check_namespace, tool_name
@@ -42,7 +41,6 @@ def from_openapi(
     overrides: Any = None,
     select: str = "extension",
     include_deprecated: bool = False,
-    dialect: str = "gemini",
 ) -> Toolset:
     """Build the tools of an OpenAPI document (3.0, 3.1, 3.2 or Swagger 2.0) or fragment.
 
@@ -51,10 +49,9 @@ def from_openapi(
     there selects it. ``select="all"`` opts in every operation (exploration, benchmarks).
     """
     check_namespace(namespace)
-    _check_dialect(dialect)
     options = load_overrides(overrides)
     with _gc_paused():
-        return _toolset(source, namespace, options, select, include_deprecated, dialect)
+        return _toolset(source, namespace, options, select, include_deprecated)
 
 
 @contextmanager
@@ -72,7 +69,7 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _toolset(
-    source: Any, namespace: str, options: Mapping[str, Options], select: str, include_deprecated: bool, dialect: str
+    source: Any, namespace: str, options: Mapping[str, Options], select: str, include_deprecated: bool
 ) -> Toolset:
     doc = load_document(source)
     resolver = Resolver(doc.root, ref_siblings=doc.major == "3.1")
@@ -90,7 +87,7 @@ def _toolset(
     named = _name_all(selection.candidates, namespace, rejected)
     tools: list[Tool] = []
     for candidate, name in named:
-        outcome = _build(doc.root, candidate, name, ctx, dialect)
+        outcome = _build(doc.root, candidate, name, ctx)
         if isinstance(outcome, Rejection):
             rejected.append(outcome)
         else:
@@ -111,13 +108,6 @@ def summarise(toolset: Toolset) -> dict[str, Any]:
 
 
 # -- steps -------------------------------------------------------------------------------------------------
-def _check_dialect(dialect: str) -> None:
-    """An unknown dialect is a misuse: raise once here, rather than refusing every operation."""
-    if not isinstance(dialect, str) or dialect not in DIALECTS:
-        shown = repr(dialect)[:80] if isinstance(dialect, str) else f"of type {type(dialect).__name__}"
-        raise SchemaError(f"unknown dialect {shown}; use one of {', '.join(sorted(DIALECTS))}", slug="unknown_dialect")
-
-
 def _name_all(
     candidates: Sequence[Candidate], namespace: str, rejected: list[Rejection]
 ) -> list[tuple[Candidate, str]]:
@@ -146,13 +136,11 @@ def _label(candidate: Candidate) -> str:
     return f"{candidate.operation_id or '(no operationId)'} ({candidate.method} {candidate.path})"
 
 
-def _build(
-    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, dialect: str
-) -> Tool | Rejection:
+def _build(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext) -> Tool | Rejection:
     """One operation → one tool, or its refusal; nothing raised here escapes the operation, except a malformed
     domain rule: that is a misuse of the overrides or the extension, and raises."""
     try:
-        return _tool(root, candidate, name, ctx, dialect)
+        return _tool(root, candidate, name, ctx)
     except Refusal as refusal:
         return candidate.reject(refusal.slug, refusal.message)
     except RecursionError:
@@ -165,7 +153,7 @@ def _build(
         return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
 
 
-def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, dialect: str) -> Tool:
+def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext) -> Tool:
     description = _description(candidate)
     flat = flatten(candidate, ctx)
     effect: Effect = "read" if candidate.method in _READ_METHODS else "write"
@@ -186,7 +174,7 @@ def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecCon
         servers=servers_of(root, candidate.path_item, candidate.operation),
         domain_rules=candidate.options.domain,
     )
-    return build_tool(contract, dialect=dialect, policy=candidate.options.policy)
+    return build_tool(contract, policy=candidate.options.policy)
 
 
 def _description(candidate: Candidate) -> str:

@@ -3,10 +3,11 @@
     from toolkit.runtime.adk import to_adk
     agent = Agent(..., tools=[to_adk(tool) for tool in orders_tools.load_tools(config)])
 
-The ADK tool's ``_get_declaration()`` is built from the toolkit declaration (the golden file, unchanged):
-``parameters`` for the ``gemini`` dialect, ``parametersJsonSchema`` for a tool built with a JSON Schema
-dialect (``json_schema``, ``gemini_json``). A declaration google-genai refuses raises a
-:class:`~toolkit.SchemaError` (``adk_refused``) naming the tool, never pydantic's own error.
+The ADK tool's ``_get_declaration()`` is the tool's payload in one of the two Gemini dialects:
+``to_adk(tool)`` sends the ``gemini`` declaration (``parameters``, the golden file unchanged),
+``to_adk(tool, dialect="gemini_json")`` the full JSON Schema in ``parametersJsonSchema``. A declaration google-genai
+refuses, or a tool the dialect cannot express, raises a :class:`~toolkit.SchemaError` (``adk_refused``) naming the
+tool, never pydantic's own error.
 
 ``run_async`` goes through the toolkit runtime: strict validation, binding, credentials, confirmation,
 response mapping and trimming. The model gets the envelope (``ToolResult.to_dict()``) back, never an
@@ -28,11 +29,12 @@ from typing import Any, Protocol
 from toolkit._context import ToolContext
 from toolkit._envelope import ToolResult
 from toolkit._exceptions import RuntimeConfigError, SchemaError
+from toolkit._tool import Tool
 
-__all__ = ["JSON_SCHEMA_DIALECTS", "CallableTool", "to_adk"]
+__all__ = ["ADK_DIALECTS", "CallableTool", "to_adk"]
 
-JSON_SCHEMA_DIALECTS = frozenset({"json_schema", "gemini_json"})
-"""Dialects whose ``parameters`` are JSON Schema: sent to ADK as ``parametersJsonSchema``."""
+ADK_DIALECTS = ("gemini", "gemini_json")
+"""The dialects ADK sends (its models are Gemini's): ``parameters`` or ``parametersJsonSchema``."""
 
 
 class CallableTool(Protocol):
@@ -67,11 +69,26 @@ def _context(tool: CallableTool, adk_context: Any) -> ToolContext:
     )
 
 
-def _declaration(tool: CallableTool, types: Any) -> Any:
-    """The genai ``FunctionDeclaration`` of ``tool``; JSON Schema dialects go in ``parametersJsonSchema``."""
-    declaration = dict(tool.declaration)
-    if getattr(tool, "dialect", "gemini") in JSON_SCHEMA_DIALECTS and "parameters" in declaration:
-        declaration["parametersJsonSchema"] = declaration.pop("parameters")
+def _payload(tool: CallableTool, dialect: str) -> dict[str, Any]:
+    """The declaration ``tool`` sends in ``dialect``: its own for ``gemini``, its payload for ``gemini_json``."""
+    if dialect not in ADK_DIALECTS:
+        raise SchemaError(
+            f"ADK sends {' or '.join(ADK_DIALECTS)} declarations, not {dialect!r}", slug="unknown_dialect"
+        )
+    if dialect == "gemini":
+        return dict(tool.declaration)
+    inner = tool if isinstance(tool, Tool) else getattr(tool, "tool", None)  # a generated HTTP tool wraps one
+    if not isinstance(inner, Tool):
+        raise SchemaError(f"{tool.name!r} is not a toolkit tool: its {dialect} payload is unknown", slug="adk_refused")
+    payload = inner.payload(dialect)
+    if payload.body is None:
+        raise SchemaError(f"tool {tool.name!r} cannot be sent as {dialect}: {payload.refusal}", slug="adk_refused")
+    return dict(payload.body)
+
+
+def _declaration(tool: CallableTool, types: Any, dialect: str) -> Any:
+    """The genai ``FunctionDeclaration`` of ``tool`` in ``dialect``."""
+    declaration = _payload(tool, dialect)
     try:
         return types.FunctionDeclaration.model_validate(declaration)
     except ValueError as error:  # pydantic's ValidationError: google-genai refuses a field of the declaration
@@ -108,10 +125,10 @@ def _adapter_class() -> type[Any]:
     class ToolkitAdkTool(BaseTool):  # type: ignore[misc,unused-ignore]
         """An ADK tool whose declaration and behaviour come from a toolkit tool."""
 
-        def __init__(self, tool: CallableTool) -> None:
+        def __init__(self, tool: CallableTool, dialect: str) -> None:
             super().__init__(name=tool.name, description=tool.description)
             self.toolkit_tool = tool
-            self._declaration = _declaration(tool, types)
+            self._declaration = _declaration(tool, types, dialect)
 
         def _get_declaration(self) -> Any:
             return self._declaration.model_copy(deep=True)
@@ -122,6 +139,7 @@ def _adapter_class() -> type[Any]:
     return ToolkitAdkTool
 
 
-def to_adk(tool: CallableTool) -> Any:
-    """Wrap ``tool`` (a :class:`toolkit.Tool` or a generated HTTP tool) as a ``google.adk.tools.BaseTool``."""
-    return _adapter_class()(tool)
+def to_adk(tool: CallableTool, *, dialect: str = "gemini") -> Any:
+    """Wrap ``tool`` (a :class:`toolkit.Tool` or a generated HTTP tool) as a ``google.adk.tools.BaseTool`` that
+    declares itself in ``dialect`` (``gemini`` or ``gemini_json``, see :data:`ADK_DIALECTS`)."""
+    return _adapter_class()(tool, dialect)

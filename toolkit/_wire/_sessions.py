@@ -1,0 +1,125 @@
+"""One conversation per provider SDK, for :func:`toolkit.try_live`: the client, the first message, and a
+``send(history)`` that returns the model's turn (its items for the history, its tool calls, its text).
+
+Each SDK is imported inside its function (they are heavy, and optional: the ``providers`` extra). The
+tool list is the :class:`~toolkit.PayloadSet`'s bodies, handed to the SDK as they are; the model's own turn
+goes back into the history verbatim (Gemini needs its ``thoughtSignature`` parts). A provider's error
+(refused request, bad key, unreachable host) raises ``ToolkitError(slug="provider_error")`` with its message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from toolkit._exceptions import ToolkitError
+from toolkit._wire import PayloadSet
+
+__all__ = ["anthropic", "gemini", "openai_chat", "openai_responses"]
+
+Turn = tuple[list[Any], list[Any], str]
+Session = tuple[Callable[[list[Any]], Turn], list[Any], Callable[[], None]]
+"""``send(history)``, the first history, and ``close()`` for the client's connections."""
+
+
+def _missing(package: str) -> ToolkitError:
+    return ToolkitError(
+        f"trying tools live needs the {package} package: install the `providers` extra "
+        "(pip install 'toolkit-workbench[providers]')",
+        slug="missing_extra",
+    )
+
+
+@contextlib.contextmanager
+def _provider_errors(provider: str, *errors: type[BaseException]) -> Iterator[None]:
+    try:
+        yield
+    except errors as error:
+        raise ToolkitError(f"{provider} answered with an error: {error}", slug="provider_error") from error
+
+
+def gemini(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float) -> Session:
+    try:  # google-genai is heavy and optional
+        from google import genai
+        from google.genai import errors, types
+    except ImportError as error:
+        raise _missing("google-genai") from error
+    options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000))
+    client = genai.Client(api_key=key, http_options=options)
+    declarations = [types.FunctionDeclaration.model_validate(body) for body in wire.bodies]
+    config = types.GenerateContentConfig(
+        tools=[types.Tool(function_declarations=declarations)],
+        automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
+    )
+
+    def send(history: list[Any]) -> Turn:
+        contents = [item if isinstance(item, types.Content) else types.Content.model_validate(item) for item in history]
+        with _provider_errors("gemini", errors.APIError):
+            response = client.models.generate_content(model=model, contents=contents, config=config)
+        content = response.candidates[0].content if response.candidates else None
+        if content is None:
+            return [], [], ""
+        parts = content.parts or []
+        text = "".join(part.text for part in parts if part.text and not part.thought)
+        calls = [part.function_call for part in parts if part.function_call is not None]
+        return [content], calls, text  # the SDK's own object: thought signatures go back byte for byte
+
+    return send, [{"role": "user", "parts": [{"text": prompt}]}], client.close
+
+
+def openai_chat(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float) -> Session:
+    try:  # openai is heavy and optional
+        import openai
+    except ImportError as error:
+        raise _missing("openai") from error
+    client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout)
+    tools: Any = wire.bodies
+
+    def send(history: list[Any]) -> Turn:
+        with _provider_errors("openai", openai.APIError):
+            response = client.chat.completions.create(model=model, messages=history, tools=tools)
+        message = response.choices[0].message
+        calls = list(message.tool_calls or [])
+        return [message.model_dump(mode="json", exclude_none=True)], calls, message.content or ""
+
+    return send, [{"role": "user", "content": prompt}], client.close
+
+
+def openai_responses(
+    wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float
+) -> Session:
+    try:  # openai is heavy and optional
+        import openai
+    except ImportError as error:
+        raise _missing("openai") from error
+    client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout)
+    tools: Any = wire.bodies
+
+    def send(history: list[Any]) -> Turn:
+        with _provider_errors("openai", openai.APIError):
+            response = client.responses.create(model=model, input=history, tools=tools)
+        items = [item.model_dump(mode="json", exclude_none=True) for item in response.output]
+        calls = [item for item in response.output if item.type == "function_call"]
+        return items, calls, response.output_text
+
+    return send, [{"role": "user", "content": prompt}], client.close
+
+
+def anthropic(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float) -> Session:
+    try:  # anthropic is heavy and optional
+        import anthropic as sdk
+    except ImportError as error:
+        raise _missing("anthropic") from error
+    client = sdk.Anthropic(api_key=key, base_url=base_url, timeout=timeout)
+    tools: Any = wire.bodies
+
+    def send(history: list[Any]) -> Turn:
+        with _provider_errors("anthropic", sdk.APIError):
+            response = client.messages.create(model=model, max_tokens=1024, messages=history, tools=tools)
+        blocks = [block.model_dump(mode="json", exclude_none=True) for block in response.content]
+        calls = [block for block in response.content if block.type == "tool_use"]
+        text = "".join(block.text for block in response.content if block.type == "text")
+        return [{"role": "assistant", "content": blocks}], calls, text
+
+    return send, [{"role": "user", "content": prompt}], client.close
