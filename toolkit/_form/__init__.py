@@ -163,8 +163,8 @@ def _field(name: str, raw: Any, required: bool, resolve: Resolve, depth: int) ->
         return FormField(name, kind, fields=children, **common)
     if kind == "array":
         item = _field("", node["items"], True, resolve, depth + 1)
-        low = node.get("minItems") if isinstance(node.get("minItems"), int) else 0
-        high = node.get("maxItems") if isinstance(node.get("maxItems"), int) else None
+        low: int = node["minItems"] if isinstance(node.get("minItems"), int) else 0
+        high: int | None = node["maxItems"] if isinstance(node.get("maxItems"), int) else None
         if not from_default and item.has_start and not node.get("uniqueItems"):
             common |= {"start": [item.start] * max(low, 1 if required else 0), "has_start": True}
         return FormField(name, kind, item=item, min_items=low, max_items=high, **common)
