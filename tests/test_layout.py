@@ -42,6 +42,7 @@ HEAVY = frozenset(
     {
         "IPython",
         "agents",
+        "anywidget",
         "agno",
         "anthropic",
         "asyncio",

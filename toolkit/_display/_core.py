@@ -34,6 +34,7 @@ __all__ = [
     "REJECTION_RENDERER",
     "TOOLSET_RENDERER",
     "TOOL_RENDERER",
+    "binding_html",
     "bindings_html",
     "declaration_html",
     "injected_html",
@@ -136,6 +137,31 @@ def _binding_rows(tool: Tool) -> list[tuple[str, str]]:
 def bindings_html(tool: Tool) -> str:
     rows = _binding_rows(tool)
     return html_table(("argument", "binds to"), rows) if rows else ""
+
+
+_ARGUMENT_HEADERS = ("argument", "sent in", "as")
+_SCHEME_HEADERS = ("security scheme", "kind", "sent in", "as")
+_CREDENTIAL_HEADERS = ("parameter removed", "sent in", "why")
+
+
+def binding_html(
+    where: str,
+    arguments: Sequence[tuple[str, str, str]],
+    schemes: Sequence[tuple[str, str, str, str]],
+    credentials: Sequence[tuple[str, str, str]],
+) -> str:
+    """Where each argument goes in the request ``(argument, location, name on the wire)``, the security
+    schemes ``(key, kind, location, name)`` and the credential parameters removed ``(name, location, why)``."""
+    parts = [section(f"Arguments → {where}", html_table(_ARGUMENT_HEADERS, arguments))]
+    note = "<p>Filled from configuration at run time; the model never sees them.</p>"
+    if schemes:
+        parts.append(section("Credentials (security schemes)", html_table(_SCHEME_HEADERS, schemes) + note))
+    if credentials:
+        title = "Credential parameters removed from the arguments"
+        parts.append(section(title, html_table(_CREDENTIAL_HEADERS, credentials)))
+    if not schemes and not credentials:
+        parts.append("<p class='tk-empty'>No credentials: the operation declares no security scheme.</p>")
+    return wrap("binding", "".join(parts))
 
 
 def declaration_html(tool: Tool) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "diff_html",
     "diff_text",
     "draft_headline",
+    "draft_text",
     "fixture_summary",
     "problem_html",
     "tools_html",
@@ -70,7 +71,8 @@ def diff_text(diff: DeclarationDiff | None) -> str:
     return f"diff against the previous version: {diff.verdict} ({_count(len(diff.changes), 'change')}: {counts})"
 
 
-def _draft_text(draft: Draft) -> str:
+def draft_text(draft: Draft) -> str:
+    """The draft in a few deterministic lines: headline, tools, refusals, the diff and its changes."""
     lines = [draft_headline(draft)]
     if draft.problem is not None:
         return "\n".join([*lines, f"problem: {draft.problem.message}"])
@@ -88,7 +90,8 @@ def problem_html(problem: Problem | None, text: str = "") -> str:
         return ""
     quoted = ""
     lines = text.splitlines()
-    if problem.line is not None and 0 < problem.line <= len(lines):
+    shown = problem.line is not None and 0 < problem.line <= len(lines)
+    if shown and problem.line is not None and lines[problem.line - 1].strip() not in problem.message:
         quoted = f"<pre class='tk-problem-line'>{problem.line:>4} | {esc(lines[problem.line - 1])}</pre>"
     return (
         f"<div class='tk-problem' style='border-left:4px solid #cf222e;background:#ffebe9;padding:0.3em 0.6em'>"
@@ -121,4 +124,4 @@ def _draft_html(draft: Draft) -> str:
     return wrap("draft", "".join(parts))
 
 
-DRAFT_RENDERER = Renderer(_draft_text, _draft_html)
+DRAFT_RENDERER = Renderer(draft_text, _draft_html)
