@@ -102,5 +102,5 @@ class FixturesView(View):
         if failed:
             head += f" ({', '.join(failed)})"
         if self.selected is not None:
-            head += f"; selected {self.selected.id}"
+            head += f"; selected {self.selected.id}\n{self.inspector.summary()}"
         return head

@@ -61,5 +61,6 @@ class ToolView(View):
         return tuple(v for v in (*found, self.golden) if v is not None)
 
     def summary(self) -> str:
-        lines = [f"Workbench view of {self.tool.name} ({self.tool.effect})", *(f"  {v!r}" for v in self.views)]
+        head = f"Workbench view of {self.tool.name} ({self.tool.effect})"
+        lines = [head, *(f"  {repr(v).splitlines()[0]}" for v in self.views)]
         return "\n".join(lines)

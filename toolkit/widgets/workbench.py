@@ -19,11 +19,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from toolkit._contract import Effect
 from toolkit._display import Displayable, Renderer, displayed_by
 from toolkit._display._markup import esc, html_table, wrap
 from toolkit._from_python import from_function
 from toolkit._openapi import from_openapi
-from toolkit._paste import Draft, source_of
+from toolkit._paste import Draft, Source, source_of
 from toolkit._tool import Tool, Toolset
 from toolkit.widgets.editor import PasteBox
 from toolkit.widgets.tool import ToolView
@@ -77,14 +78,22 @@ class Workbench(Displayable):
             return ToolView(item, golden_dir=golden_dir, **options)
         raise TypeError(f"Workbench.view takes a Tool, a Toolset or a name, not {type(item).__name__}")
 
-    def editor(self, item: Tool | Toolset | Callable[..., Any] | str | None = None, **options: Any) -> PasteBox:
+    def editor(
+        self,
+        item: Tool | Toolset | Callable[..., Any] | str | None = None,
+        *,
+        namespace: str | None = None,
+        effect: Effect = "write",
+        **options: Any,
+    ) -> PasteBox:
         """The paste box, empty or starting from ``item``'s source (a tool, a toolset, a function, or a kept
-        name); the tool it starts from is the previous version its diff compares with. ``options`` go to
+        name); the tool it starts from is the previous version its diff compares with. An empty box names its
+        tools with ``namespace`` and gives function tools ``effect``. ``options`` go to
         :class:`~toolkit.widgets.editor.PasteBox` (``delay``, ``golden_dir``)."""
         if isinstance(item, str):
             item = self._named(item)
         if item is None:
-            return PasteBox(self, **options)
+            return PasteBox(self, Source("", "python", namespace, effect), **options)
         source = source_of(item, self.toolsets.values(), self.texts)
         baseline = options.pop("baseline", None)
         if baseline is None and isinstance(item, Tool | Toolset):
