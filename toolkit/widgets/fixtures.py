@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from toolkit._display._markup import one_line_json
+from toolkit._display._markup import esc, one_line_json
 from toolkit._display._reports import FixtureTableRow, cut_cell, fixture_rows
 from toolkit.widgets._base import View, html_widget
 from toolkit.widgets._table import RowTable
@@ -44,7 +44,8 @@ class FixturesView(View):
         self.selected: FixtureTableRow | None = None
         failed = sum(1 for r in self.rows if not r.passed)
         self.headline = html_widget(
-            f"<b>{len(self.rows)} fixtures</b>: {len(self.rows) - failed} passed, "
+            f"<b>Fixtures{' of ' + esc(name) if name else ''}</b>: {len(self.rows)} fired, "
+            f"{len(self.rows) - failed} passed, "
             f"<span style='color:{'#cf222e' if failed else 'inherit'}'>{failed} failed</span>"
             " (a failing row means the contract and the validator disagree). Click a row, or use the arrow keys, "
             "to see its envelope."
