@@ -87,10 +87,22 @@ def _module_function(tmp_path: Path, source: str, name: str) -> Any:
         ("/orders:\n  get:\n    operationId: listOrders\n", "openapi"),
         ("# a comment\n@decorator\ndef f(x: int) -> int:\n    return x\n", "python"),
         ('"""A module docstring."""\n\ndef f(x: int) -> int:\n    return x\n', "python"),
+        ("swagger: '2.0'\npaths:\n  /a:\n    get:\n      description: |\n        return a failure.\n", "openapi"),
         ("def f(x:", "python"),
         ("", "python"),
     ],
-    ids=["function", "fragment", "document", "json", "path-item", "decorated", "docstring", "half-typed", "empty"],
+    ids=[
+        "function",
+        "fragment",
+        "document",
+        "json",
+        "path-item",
+        "versioned-prose",
+        "decorated",
+        "docstring",
+        "half-typed",
+        "empty",
+    ],
 )
 def test_detect_tells_python_from_openapi(text: str, kind: str) -> None:
     assert detect(text) == kind
