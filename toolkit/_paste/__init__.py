@@ -10,7 +10,8 @@ that cannot be a tool, YAML that does not parse, a fragment that opts no operati
 the draft, with its slug, its message and its line in the pasted text: :func:`paste` never raises for the text.
 Python runs as the author's own code in their own kernel (:mod:`._python`); fragments go through
 :func:`toolkit.from_openapi` (:mod:`._fragment`). Fixture reports are kept in ``fired`` (a mapping the caller
-owns) under the contract they depend on, so an edit that leaves a tool's contract alone fires nothing again.
+owns) under the contract they depend on, so an edit that leaves a tool's contract alone fires nothing again; a
+YAML fragment is read a block at a time through ``blocks`` (:mod:`._chunks`), so an edit parses only its block.
 """
 
 from __future__ import annotations
@@ -99,9 +100,10 @@ def _build(
     select: str,
     seed: Mapping[str, Any] | None,
     time_limit: float,
+    blocks: MutableMapping[str, Any] | None,
 ) -> tuple[list[Tool], tuple[Rejection, ...]] | Problem:
     if kind == "openapi":
-        toolset = openapi_toolset(text, namespace or "api", select)
+        toolset = openapi_toolset(text, namespace or "api", select, blocks)
         return toolset if isinstance(toolset, Problem) else (list(toolset.tools), toolset.rejected)
     module = run_source(text, seed, time_limit)
     if isinstance(module, Problem):
@@ -120,6 +122,7 @@ def paste(
     baseline: Any = None,
     seed: Mapping[str, Any] | None = None,
     fired: MutableMapping[str, FixtureReport] | None = None,
+    blocks: MutableMapping[str, Any] | None = None,
     time_limit: float = 2.0,
 ) -> Draft:
     """Build pasted ``text`` (``kind`` ``"python"`` or ``"openapi"``; detected when ``None``).
@@ -127,8 +130,9 @@ def paste(
     ``namespace`` prefixes tool names (fragments default to ``"api"``); ``effect`` is the effect of function
     tools; ``select`` is :func:`toolkit.from_openapi`'s (``"all"`` opts in every operation). ``baseline`` (tools,
     declarations, or a collection of either) is the version the diff compares against. ``seed`` gives the pasted
-    Python the names of an existing module (editing a tool whose code uses them); ``fired`` caches fixture reports;
-    pasted Python still running after ``time_limit`` seconds is interrupted (on the main thread, POSIX).
+    Python the names of an existing module (editing a tool whose code uses them); ``fired`` caches fixture reports
+    and ``blocks`` the parsed blocks of YAML fragments (both caches the caller keeps across edits); pasted Python
+    still running after ``time_limit`` seconds is interrupted (on the main thread, POSIX).
     """
     chosen: Kind = kind if kind is not None else detect(text)
     if chosen not in KINDS:
@@ -138,7 +142,7 @@ def paste(
     if not text.strip():
         what = "a Python function's source" if chosen == "python" else "an OpenAPI fragment"
         return Draft(chosen, problem=Problem("no_tools", f"nothing pasted yet: paste or type {what}"))
-    built = _build(text, chosen, namespace, effect, select, seed, time_limit)
+    built = _build(text, chosen, namespace, effect, select, seed, time_limit, blocks)
     if isinstance(built, Problem):
         return Draft(chosen, problem=built)
     tools, rejected = built

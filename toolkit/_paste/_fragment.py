@@ -1,18 +1,20 @@
 """An OpenAPI fragment, pasted: its toolset (or the author's mistake), and fragments cut from a document.
 
-:func:`openapi_toolset` builds the tools of pasted text with :func:`toolkit.from_openapi` (text is passed as
-bytes, so a short line ending in ``.yaml`` is never read as a path). :func:`cut` makes the fragment an author
-would paste for some operations of a whole document: those operations under ``paths``, the components they
-reference (followed transitively), the security schemes, and the document's ``openapi`` and ``info``.
+:func:`openapi_toolset` builds the tools of pasted text with :func:`toolkit.from_openapi` (as the value read
+block by block, or as bytes, so a short line ending in ``.yaml`` is never read as a path). :func:`cut` makes the
+fragment an author would paste for some operations of a whole document: those operations under ``paths``, the
+components they reference (followed transitively), the security schemes, and the document's ``openapi`` and
+``info``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
 from toolkit._exceptions import SchemaError, SpecError, ToolkitError
 from toolkit._openapi import from_openapi
+from toolkit._paste._chunks import parse_blocks
 from toolkit._paste._problem import Problem, problem_of
 from toolkit._refs import tokens
 from toolkit._tool import Toolset
@@ -22,10 +24,18 @@ __all__ = ["cut", "openapi_toolset"]
 _KEEP = ("openapi", "swagger", "info", "security", "consumes", "produces", "servers", "host", "basePath", "schemes")
 
 
-def openapi_toolset(text: str, namespace: str, select: str = "extension") -> Toolset | Problem:
-    """The toolset of a pasted fragment; a document that cannot be read is the author's mistake, with its line."""
+def openapi_toolset(
+    text: str, namespace: str, select: str = "extension", blocks: MutableMapping[str, Any] | None = None
+) -> Toolset | Problem:
+    """The toolset of a pasted fragment; a document that cannot be read is the author's mistake, with its line.
+
+    With ``blocks`` (a cache the caller keeps across edits), YAML is read a block at a time and only the blocks
+    an edit changed are parsed again (:mod:`._chunks`); text the blocks cannot vouch for is read whole.
+    """
+    parsed = parse_blocks(text, blocks) if blocks is not None else None
     try:
-        toolset = from_openapi(text.encode("utf-8", "surrogatepass"), namespace, select=select)
+        source = parsed if parsed is not None else text.encode("utf-8", "surrogatepass")
+        toolset = from_openapi(source, namespace, select=select)
     except ToolkitError as error:
         return problem_of(error)
     if not toolset.tools and not toolset.rejected:

@@ -65,6 +65,7 @@ class PasteBox(View):
         self.builds = 0
         self.kept: tuple[Tool, ...] = ()
         self._fired: dict[str, FixtureReport] = {}
+        self._blocks: dict[str, Any] = {}
         self._timer: asyncio.TimerHandle | None = None
         self.draft = Draft(self.source.kind)
         self._make_widgets()
@@ -146,6 +147,7 @@ class PasteBox(View):
             baseline=self.baseline,
             seed=self.source.seed,
             fired=self._fired,
+            blocks=self._blocks,
         )
         if self.baseline is None and self.draft.ok:
             self.baseline = self.draft.tools  # the first version that builds is the previous version
