@@ -274,7 +274,7 @@ def _open(browser: Any, url: str) -> Any:
     context = browser.new_context(viewport={"width": 1500, "height": 2400})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(30_000)  # waits on conditions; a loaded machine draws slowly
     page.goto(url)
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
