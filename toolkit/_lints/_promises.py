@@ -44,7 +44,7 @@ def count_unenforced(s: Subject) -> Iterator[Finding]:
 
 
 def range_unenforced(s: Subject) -> Iterator[Finding]:
-    for f in s.fields:
+    for f in s.promising:
         span = f.reading.value
         if span is None:
             continue
@@ -85,7 +85,7 @@ def pattern_unenforced(s: Subject) -> Iterator[Finding]:
 def _sized(
     s: Subject, kind: str, span_of: Callable[[Field], Span | None], low_key: str, high_key: str
 ) -> Iterator[Finding]:
-    for f in s.fields:
+    for f in s.promising:
         span = span_of(f)
         if span is None:
             continue
@@ -104,7 +104,7 @@ def _sized(
 
 
 def _shaped(s: Subject, promised: Callable[[Mapping[str, Any], Field], Promise | None]) -> Iterator[Finding]:
-    for f in s.fields:
+    for f in s.promising:
         if f.reading.format is None and f.reading.prefix is None:
             continue  # nothing promised: skip reading the branches
         for branch in s.branches(f):

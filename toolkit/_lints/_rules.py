@@ -137,7 +137,7 @@ def date_as_string(s: Subject) -> Iterator[Finding]:
     for f in s.fields:
         if not _DATE_NAME.search(f.name):
             continue
-        plain = [b for b in s.branches(f) if "string" in types(b) and b.get("format") not in _TEMPORAL_FORMATS]
+        plain = [b for b in f.branches if "string" in types(b) and b.get("format") not in _TEMPORAL_FORMATS]
         if plain and not any(promised_format(b, f) for b in plain):  # that rule names the format
             yield (
                 f.path,

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from toolkit._contract import FrameworkSource, Injected
-from toolkit._lints._words import Reading, read
+from toolkit._lints._words import NOTHING, Reading, read
 from toolkit._refs import Refs, follow, schema_types
 
 __all__ = ["MAX_NESTING", "Field", "Subject", "containers", "types", "walk"]
@@ -68,6 +69,12 @@ class Subject:
     """Every field of the framework's own schema, walked as :attr:`fields` is."""
     framework_refs: Refs | None = None
     """The framework schema's references; ``None`` when there is no framework schema to compare."""
+
+    promising: tuple[Field, ...] = dataclass_field(init=False)
+    """The fields whose description promises something (:attr:`Field.reading`), usually a few."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "promising", tuple(f for f in self.fields if f.reading is not NOTHING))
 
     @property
     def framework_schema(self) -> Mapping[str, Any] | None:

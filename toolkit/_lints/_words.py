@@ -31,7 +31,7 @@ from itertools import islice
 
 from toolkit._lints._shapes import Promise, format_promise, prefix_promise
 
-__all__ = ["Bound", "Promise", "Reading", "Span", "money_word", "read"]
+__all__ = ["NOTHING", "Bound", "Promise", "Reading", "Span", "money_word", "read"]
 
 Number = int | float
 
@@ -63,6 +63,9 @@ class Reading:
     format: Promise | None = None
     prefix: Promise | None = None
 
+
+NOTHING = Reading()
+"""The reading of a description that promises nothing (shared, so a rule can skip it by identity)."""
 
 _LEAD = re.compile(
     r"(?:[,;:(\[\n]\s*|[.!?]\s+|\b(?:be|is|are|was|of|a|an|the|with|and|or|but|to|value|values|number|numbers"
@@ -160,7 +163,8 @@ _NEGATED = re.compile(r"(?:\bnot|\bnever|\bcannot|n't)\s+(?:[a-z]+\s+)?$", re.I)
 _CUT = re.compile(r"truncat|\bcut off\b|\bcut short\b", re.I)
 """Beside a length limit: the API cuts long values rather than refusing them, so the limit is not a promise."""
 _DIGIT = re.compile(r"\d")
-_BOUND_WORDS = ("most", "least", "max", "min", "than", "up to", "exceed", "limited")
+_DIGIT_TO_DIGIT = re.compile(r"\d\s*(?:to|-|–|—)\s*-?\d")
+_BOUND_WORDS = re.compile("most|least|max|min|than|up to|exceed|limited")
 _VERB_LEAD = re.compile(
     r"\b(?:provide|pass|send|include|specify|contain|contains|list|add|select|choose|accept|accepts|take|takes"
     r"|allow|allows|hold|holds|supply|upload|attach|enter|give)\s+$",
@@ -170,8 +174,8 @@ _VERB_LEAD = re.compile(
 unit), never a number's range (``running at least 1 daemon pod`` is about something else)."""
 _ARTICLE = re.compile(r"(?:a|the)\s", re.I)
 _CLAUSE_END = re.compile(r"\s*(?:[.,;)]|$)")
-_FORMAT_WORDS = ("yyyy", "iso", "rfc", "hh:mm")
-_PREFIX_WORDS = ("start", "begin", "prefix", "followed by")
+_FORMAT_WORDS = re.compile("yyyy|iso|rfc|hh:mm")
+_PREFIX_WORDS = re.compile("start with|starts with|begin with|begins with|prefixed|followed by")
 """Words without which a description cannot promise a format or a prefix (a cheap test before the patterns)."""
 _MAX_CLAIMS = 32
 """More bounds than this in one description (a table, a changelog) promise nothing; reading stops there."""
@@ -194,26 +198,21 @@ class _Claim:
 def read(text: str) -> Reading:
     """Everything ``text`` promises, read once per distinct description."""
     if not text:
-        return Reading()
+        return NOTHING
     low = text.lower()
     found = list(islice(_claims(text, low), _MAX_CLAIMS + 1))
-    if len(found) > _MAX_CLAIMS:
-        return Reading(format=_format(text, low), prefix=_prefix(text, low))  # a table of numbers promises nothing
-    claims = [claim for claim in found if not claim.conditional]
+    claims = [c for c in found if not c.conditional] if len(found) <= _MAX_CLAIMS else []  # a table: no bounds
+    shape = format_promise(text) if _FORMAT_WORDS.search(low) else None
+    prefix = prefix_promise(text) if _PREFIX_WORDS.search(low) else None
+    if not claims and shape is None and prefix is None:
+        return NOTHING  # most descriptions
     length = [c for c in claims if c.unit in _CHARS]
     if length and _CUT.search(text):
         length = [c for c in length if c.side == "low"]
     count = [c for c in claims if c.unit not in _CHARS | _NOT_ITEMS | _TIME]
     value = [c for c in claims if c.value and c.unit not in _CHARS | _NOT_VALUES]
-    return Reading(_span(length), _span(count), _span(value), _format(text, low), _prefix(text, low))
-
-
-def _format(text: str, low: str) -> Promise | None:
-    return format_promise(text) if any(word in low for word in _FORMAT_WORDS) else None
-
-
-def _prefix(text: str, low: str) -> Promise | None:
-    return prefix_promise(text) if any(word in low for word in _PREFIX_WORDS) else None
+    reading = Reading(_span(length), _span(count), _span(value), shape, prefix)
+    return NOTHING if reading == NOTHING else reading
 
 
 def _claims(text: str, low: str) -> Iterator[_Claim]:
@@ -221,7 +220,7 @@ def _claims(text: str, low: str) -> Iterator[_Claim]:
         yield from _signs(text)
     if _DIGIT.search(text) is None:
         return  # every other bound is a number: most descriptions stop here
-    bounds = _BOUND.finditer(text) if any(word in low for word in _BOUND_WORDS) else ()
+    bounds = _BOUND.finditer(text) if _BOUND_WORDS.search(low) else ()
     for m in bounds:
         verb = False
         if m["label"] is None and not _ARTICLE.match(m.group(0)) and not _led(text, m.start()):
@@ -239,22 +238,25 @@ def _claims(text: str, low: str) -> Iterator[_Claim]:
         sizes_only = verb or (kind == "max" and (m["max"] or "").lower() == "limited to")
         start = m.start("lt" if m["lt"] else "gt") - len(before) + negation.start() if negation else None
         yield _claim(text, m, side, Bound(_number(m["n"]), kind in ("lt", "gt")), value=not sizes_only, start=start)
-    for m in _RANGE.finditer(text):
+    ranges = _RANGE.finditer(text) if "between" in low or "from" in low else ()
+    for m in ranges:
         if m["from"] is not None and not _led(text, m.start()):
             continue
         exclusive = bool(m["strict"] or m["excl"])
         yield _claim(text, m, "low", Bound(_number(m["n"]), exclusive))
         yield _claim(text, m, "high", Bound(_number(m["m"]), exclusive))
-    for m in _BARE_RANGE.finditer(text):
+    bare = _BARE_RANGE.finditer(text) if _DIGIT_TO_DIGIT.search(text) else ()
+    for m in bare:
         if not _led(text, m.start()):
             continue
         if m["unit"] or m["percent"] or _CLAUSE_END.match(text, m.end()):
             yield _claim(text, m, "low", Bound(_number(m["n"]), False))
             yield _claim(text, m, "high", Bound(_number(m["m"]), False))
-    for m in _TRAILING.finditer(text):
+    characters = "char" in low or "letter" in low
+    for m in _TRAILING.finditer(text) if characters else ():
         side = "low" if m["side"].lower().endswith("more") else "high"
         yield _claim(text, m, side, Bound(_number(m["n"]), False))
-    for m in _EXACT.finditer(text):
+    for m in _EXACT.finditer(text) if characters or "exactly" in low else ():
         if m["noun"] is not None and m["noun"].lower() in _NOT_EXACT_NOUNS:
             continue
         bound = Bound(_number(m["n"] or m["x"]), False)
