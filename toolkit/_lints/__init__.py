@@ -7,7 +7,7 @@ References are read by :mod:`toolkit._refs`, so a bad one raises the :class:`~to
 every other stage gives (a tool built by ``build_tool`` has been lowered first, which reads them all).
 
 The rules live by what they read: :mod:`._rules` the name, descriptions and types (TK101–TK601),
-:mod:`toolkit._framework_lints` a framework's own schema of the tool against toolkit's (TK701–TK705), and
+:mod:`._frameworks` a framework's own schema of the tool against toolkit's (TK701–TK705), and
 :mod:`._promises` the constraints a description promises and the schema does not enforce (TK801–TK805),
 reading the words with :mod:`._words` and :mod:`._shapes`. :data:`CATALOGUE` lists every rule, in code
 order; :func:`lint` runs them all.
@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolkit import _framework_lints as framework
 from toolkit._contract import FrameworkSource, Lint, Severity
 from toolkit._exceptions import ToolkitError
+from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
 from toolkit._lints._promises import Finding
@@ -154,7 +154,7 @@ CATALOGUE: Sequence[Rule] = (
         rules.declaration_too_large,
     ),
     Rule("TK601", "bad_tool_name", "error", "the tool name breaks the declaration name rule", rules.bad_tool_name),
-    # a framework's own schema of the tool against toolkit's derivation (toolkit/_framework_lints.py)
+    # a framework's own schema of the tool against toolkit's derivation (toolkit/_lints/_frameworks.py)
     Rule(
         "TK701",
         "framework_refused",
