@@ -212,6 +212,7 @@ def build_tool(
     fn: Callable[..., Any] | None = None,
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     context_param: str | None = None,
+    enforced: set[int] | None = None,
 ) -> Tool:
     """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
     everything into a :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`.
@@ -219,9 +220,11 @@ def build_tool(
     The tool's domain checks are the contract's declarative ``domain_rules`` followed by ``domain_checks``.
     A schema the validator could not enforce (an unreadable pattern, a malformed or superseded keyword, a
     bad reference) raises :class:`~toolkit.SchemaError` here, when the tool is built, not on a call.
+    ``enforced`` (ids of schema nodes already checked, shared by the tools of one document) spares checking
+    shared definitions again.
     """
-    lowered = lower(contract.args_schema)
-    check_enforceable(contract.args_schema)
+    lowered = lower(contract.args_schema)  # reads every reference, as the validator will
+    check_enforceable(contract.args_schema, references=False, done=enforced)
     parameters = lowered.schema if has_arguments(contract) else None
     tool = Tool(
         contract=contract,

@@ -177,7 +177,7 @@ def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecCon
         servers=servers_of(root, candidate.path_item, candidate.operation),
         domain_rules=candidate.options.domain,
     )
-    return build_tool(contract, policy=candidate.options.policy)
+    return build_tool(contract, policy=candidate.options.policy, enforced=ctx.enforced)
 
 
 def _description(candidate: Candidate) -> str:

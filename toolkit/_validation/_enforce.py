@@ -151,13 +151,14 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _reachable(root: Mapping[str, Any], refs: Refs) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """Every schema node the validator can reach from the root, once each, with its pointer."""
+def _reachable(root: Mapping[str, Any], refs: Refs, done: set[int]) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Every schema node the validator can reach from the root, once each, with its pointer (not those in
+    ``done``, nor what is under them)."""
     todo: list[tuple[Any, str]] = [(root, "")]
     seen: set[int] = set()
     while todo:
         node, at = todo.pop()
-        if not isinstance(node, Mapping) or id(node) in seen:
+        if (node.__class__ is not dict and not isinstance(node, Mapping)) or id(node) in seen or id(node) in done:
             continue
         seen.add(id(node))
         yield node, at
@@ -170,12 +171,22 @@ def _reachable(root: Mapping[str, Any], refs: Refs) -> Iterator[tuple[Mapping[st
                 todo.append((found[1], found[0]))
 
 
-def check_enforceable(schema: Mapping[str, Any]) -> None:
-    """Raise :class:`~toolkit.SchemaError` for anything in ``schema`` the validator could not enforce."""
+def check_enforceable(schema: Mapping[str, Any], *, references: bool = True, done: set[int] | None = None) -> None:
+    """Raise :class:`~toolkit.SchemaError` for anything in ``schema`` the validator could not enforce.
+
+    ``references=False`` skips reading every reference first (lowering has just done it, with the same
+    reader); ``done`` holds the ids of nodes already found enforceable in the same document, so definitions
+    shared by many tools are checked once (the nodes of a schema that passes are added to it).
+    """
     if not isinstance(schema, Mapping):
         raise SchemaError(f"a tool's arguments schema must be a JSON object, got {type(schema).__name__}",
                           slug="bad_schema")  # fmt: skip
     refs = Refs(schema)
-    check_references(schema, refs)
-    for node, at in _reachable(schema, refs):
+    if references:
+        check_references(schema, refs)
+    checked: list[int] = []
+    for node, at in _reachable(schema, refs, done if done is not None else set()):
         _check_node(node, at)
+        checked.append(id(node))
+    if done is not None:
+        done.update(checked)
