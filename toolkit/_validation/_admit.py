@@ -31,6 +31,7 @@ __all__ = ["MAX_ARGUMENT_SIZE", "MAX_INTEGER_DIGITS", "admit"]
 MAX_ARGUMENT_SIZE = 8 * 1024 * 1024
 """The largest argument payload read: 8 MiB of JSON text (8,388,608 characters), or Python data that size as JSON."""
 
+_SMALL = 2**64
 MAX_INTEGER_DIGITS = 4300
 """The longest integer read: Python's default limit for integers written as text (``sys.int_info``)."""
 _LIMIT = 10**MAX_INTEGER_DIGITS
@@ -59,7 +60,7 @@ class _Walk:
         if kind is str:  # each size is at most the length of the value's shortest JSON text
             self.grow(len(value) + 2)
         elif kind is int:
-            if -(2**64) < value < 2**64:
+            if -_SMALL < value < _SMALL:
                 self.grow(1)
             else:
                 self.grow(value.bit_length() * 3 // 10)
@@ -87,24 +88,55 @@ class _Walk:
             self.run.error(loc, "too_deep", f"nested deeper than {MAX_DEPTH} levels", "flatter data")
             return
         self.active.add(id(value))
-        self.grow(2 + len(value))
-        if type(value) is list:
-            for i, item in enumerate(value):
-                self.value(item, (loc, i), depth + 1)
-        else:
-            for key, item in value.items():
-                if type(key) is str:
-                    self.grow(len(key) + 3)
-                    self.value(item, (loc, key), depth + 1)
-                else:
-                    shown = json_text(key, 40) if type(key) in (int, float, bool) or key is None else "a key"
-                    self.run.error(loc, "invalid_json", f"an object key must be a string, got {type(key).__name__} "
-                                   f"{shown}", "an object with string keys")  # fmt: skip
+        size = 2 + len(value)
+        pairs = enumerate(value) if type(value) is list else value.items()
+        for key, item in pairs:
+            if type(key) is str:
+                size += len(key) + 3
+            elif type(key) is not int or type(value) is not list:
+                shown = json_text(key, 40) if type(key) in (int, float, bool) or key is None else "a key"
+                self.run.error(loc, "invalid_json", f"an object key must be a string, got {type(key).__name__} "
+                               f"{shown}", "an object with string keys")  # fmt: skip
+                continue
+            kind = type(item)  # the common scalars inline: a method call each would double the walk's cost
+            if kind is str:
+                size += len(item) + 2
+            elif kind is bool or item is None or (kind is int and -_SMALL < item < _SMALL):
+                size += 4
+            else:
+                self.grow(size)
+                size = 0
+                self.value(item, (loc, key), depth + 1)
+        self.grow(size)
         self.active.discard(id(value))
+
+
+def _flat(args: dict[Any, Any]) -> bool:
+    """The common case, answered in one tight loop: string keys, and values that are JSON scalars or lists of them."""
+    size = 0
+    for key, item in args.items():
+        if type(key) is not str:
+            return False
+        size += len(key)
+        for value in item if type(item) is list else (item,):
+            kind = type(value)
+            if kind is str:
+                size += len(value)
+            elif kind is int:
+                if not -_SMALL < value < _SMALL:
+                    return False
+            elif kind is float:
+                if value - value != 0:
+                    return False
+            elif kind is not bool and value is not None:
+                return False
+    return size < MAX_ARGUMENT_SIZE // 4
 
 
 def admit(value: Any, run: Run) -> None:
     """Report on ``run`` what keeps ``value`` from being a JSON payload the validator reads (see the module)."""
+    if type(value) is dict and _flat(value):
+        return
     try:
         _Walk(run).value(value, None, 0)
     except _TooLarge:

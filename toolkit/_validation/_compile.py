@@ -289,7 +289,8 @@ class _Compiler:
 
     # -- unevaluated and closed -------------------------------------------------------------------
     def closes(self, schema: Mapping[str, Any]) -> bool:
-        return refuses_unlisted(schema, self.resolve, True)
+        """Whether the closed-object policy reads this entered node as ``unevaluatedProperties: false``."""
+        return any(silent_on_unlisted(node) for node in in_place_closure(schema, self.resolve))
 
     def unevaluated(self, schema: Mapping[str, Any], node: Check, declared: bool, *, closing: bool) -> Check:
         if "unevaluatedItems" in schema:
