@@ -129,7 +129,8 @@ DELIBERATE: tuple[Known, ...] = (
           "OpenAPI's int32/int64 formats are asserted as integer ranges (2020-12 leaves unknown formats alone)",
           _prop({"type": "integer", "format": "int32"}), {"a": 2**40},
           lambda f: bool(_formats(f) & {"int32", "int64"}) and any(
-              isinstance(n, int) and not -(2**31) <= n < 2**31 for n in _values(f.instance))),
+              isinstance(n, int | float) and not isinstance(n, bool) and not -(2**31) <= n < 2**31
+              for n in _values(f.instance))),
     Known("time-without-offset", "deliberate",
           "format time accepts a wall-clock time without an offset (14:02:00): what tool functions mean by a time "
           "(toolkit/_formats.py); RFC 3339 full-time requires the offset",
