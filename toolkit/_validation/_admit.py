@@ -111,25 +111,31 @@ class _Walk:
         self.active.discard(id(value))
 
 
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
 def _flat(args: dict[Any, Any]) -> bool:
-    """The common case, answered in one tight loop: string keys, and values that are JSON scalars or lists of them."""
-    size = 0
+    """The common case, answered in one tight loop: string keys, and values that are JSON scalars (finite floats
+    at the top) or lists of non-float scalars; no integer past 64 bits, a size far from the limit."""
+    scalars, small, size = _SCALARS, _SMALL, 0
     for key, item in args.items():
-        if type(key) is not str:
+        kind = type(item)
+        if type(key) is not str or (kind is int and not -small < item < small):
             return False
-        size += len(key)
-        for value in item if type(item) is list else (item,):
-            kind = type(value)
-            if kind is str:
-                size += len(value)
-            elif kind is int:
-                if not -_SMALL < value < _SMALL:
-                    return False
-            elif kind is float:
-                if value - value != 0:
-                    return False
-            elif kind is not bool and value is not None:
+        if kind is str:
+            size += len(item)
+        elif kind is float:
+            if item - item != 0:  # NaN or an infinity
                 return False
+        elif kind is list:
+            for value in item:
+                inner = type(value)
+                if inner not in scalars or (inner is int and not -small < value < small):
+                    return False
+                if inner is str:
+                    size += len(value)
+        elif kind not in scalars:
+            return False
     return size < MAX_ARGUMENT_SIZE // 4
 
 
