@@ -246,6 +246,17 @@ def test_tool_view_has_one_tab_per_aspect(search_tool: tk.Tool, tmp_path: Path) 
     assert _text(view).splitlines()[0] == "Workbench view of issues_search_issues (read)"
 
 
+def test_tool_view_names_the_unlisted_properties_policy_when_the_schema_leaves_it_open() -> None:
+    from function_catalogue import CASES
+
+    nested = next(case for case in CASES if case.id == "nested_models")
+    view = ToolView(tk.from_function(nested.fn, **nested.options))
+    assert _text(view).splitlines()[1] == "  unlisted properties: refused at every depth (policy)"
+    header = view.widget.children[0]
+    assert isinstance(header, widgets.HTML)
+    assert "refused at every depth" in header.value
+
+
 def test_validating_edited_arguments_shows_the_new_envelope(search_tool: tk.Tool) -> None:
     view = ToolView(search_tool)
     view.playground.set_arguments({"query": "login timeout", "limit": "10"})

@@ -137,11 +137,17 @@ class Policy:
       if it were omitted (its default applies, with a notice); ``"reject"`` refuses it.
     * ``clamp``: ``None`` derives it from the tool's effect: **read** tools clamp bounded numbers (with a
       notice), **write** tools reject them. ``True``/``False`` force it.
+    * ``unlisted_properties``: ``"refuse"`` reads every object schema that lists ``properties`` and says
+      nothing of ``additionalProperties``/``unevaluatedProperties`` as closed, at every depth (a key no
+      property, pattern, ``allOf`` member, matching branch or ``$ref`` lists is ``unknown_property``);
+      ``"allow"`` leaves such objects open, as JSON Schema does. An explicit ``additionalProperties`` is
+      honoured either way (pydantic's ``extra="allow"`` writes ``true``).
     """
 
     enum_case: Literal["strict", "insensitive"] = "strict"
     null_optional: Literal["absent", "reject"] = "absent"
     clamp: bool | None = None
+    unlisted_properties: Literal["refuse", "allow"] = "refuse"
 
     def clamps(self, effect: Effect) -> bool:
         return effect == "read" if self.clamp is None else self.clamp

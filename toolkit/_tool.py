@@ -19,8 +19,10 @@ from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RE
 from toolkit._lints import lint
 from toolkit._lowering import Lowered, Payload, lower, payload
 from toolkit._lowering.gemini import has_arguments
+from toolkit._refs import has_silent_objects
 from toolkit._validation import domain_rules
 from toolkit._validation import validate as validate_args
+from toolkit._validation._enforce import check_enforceable
 from toolkit._validation._invoke import call as call_tool
 
 if TYPE_CHECKING:
@@ -101,6 +103,16 @@ class Tool(Displayable):
     @property
     def binding(self) -> dict[str, str]:
         return dict(self.contract.binding)
+
+    @property
+    def unlisted_note(self) -> str | None:
+        """How the boundary treats object keys a schema does not list, when the schema leaves it to the policy
+        (``Policy.unlisted_properties``); ``None`` when every object schema says it itself."""
+        if not has_silent_objects(self.contract.args_schema):
+            return None
+        if self.policy.unlisted_properties == "refuse":
+            return "unlisted properties: refused at every depth (policy)"
+        return "unlisted properties: allowed where the schema is silent (policy)"
 
     @property
     def operation_id(self) -> str | None:
@@ -200,13 +212,19 @@ def build_tool(
     fn: Callable[..., Any] | None = None,
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     context_param: str | None = None,
+    enforced: set[int] | None = None,
 ) -> Tool:
     """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
     everything into a :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`.
 
     The tool's domain checks are the contract's declarative ``domain_rules`` followed by ``domain_checks``.
+    A schema the validator could not enforce (an unreadable pattern, a malformed or superseded keyword, a
+    bad reference) raises :class:`~toolkit.SchemaError` here, when the tool is built, not on a call.
+    ``enforced`` (ids of schema nodes already checked, shared by the tools of one document) spares checking
+    shared definitions again.
     """
-    lowered = lower(contract.args_schema)
+    lowered = lower(contract.args_schema)  # reads every reference, as the validator will
+    check_enforceable(contract.args_schema, references=False, done=enforced)
     parameters = lowered.schema if has_arguments(contract) else None
     tool = Tool(
         contract=contract,

@@ -144,7 +144,8 @@ def declaration_html(tool: Tool) -> str:
 
 
 def tool_text(tool: Tool) -> str:
-    lines = [_headline(tool), "declaration:", json_text(tool.declaration)]
+    policy = tool.unlisted_note
+    lines = [_headline(tool), *([policy] if policy else []), "declaration:", json_text(tool.declaration)]
     if tool.binding:
         lines += ["bindings:", *text_table(("argument", "binds to"), _binding_rows(tool))]
     lines += injected_text(tool) + losses_text(tool.losses) + lints_text(tool.lints)
@@ -153,8 +154,10 @@ def tool_text(tool: Tool) -> str:
 
 def tool_html(tool: Tool) -> str:
     counts = f"{_plural(len(tool.losses), 'loss')} · {_plural(len(tool.lints), 'lint')}"
+    policy = tool.unlisted_note
     parts = [
         f"<div class='tk-headline'><b>{esc(_headline(tool))}</b> · {esc(counts)}</div>",
+        *([f"<div class='tk-policy'>{esc(policy)}</div>"] if policy else []),
         section("Declaration", declaration_html(tool)),
     ]
     if tool.binding:

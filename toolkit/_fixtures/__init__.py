@@ -25,6 +25,7 @@ from toolkit._fixtures._report import FixtureReport, FixtureRow, verdict
 from toolkit._fixtures._values import NO_VALUE, example
 from toolkit._refs import Refs, Resolve, check_references, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
+from toolkit._validation._compile import refuses_unlisted
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -52,7 +53,8 @@ def _params(tool: Tool, resolve: Resolve) -> list[Param]:
 
 def _setting(tool: Tool) -> Setting:
     policy = tool.policy
-    return Setting(policy.clamps(tool.effect), policy.enum_case == "insensitive", policy.null_optional == "absent")
+    insensitive, null_absent = policy.enum_case == "insensitive", policy.null_optional == "absent"
+    return Setting(policy.clamps(tool.effect), insensitive, null_absent, policy.unlisted_properties == "refuse")
 
 
 def _noisy_default(p: Param) -> bool:
@@ -60,7 +62,8 @@ def _noisy_default(p: Param) -> bool:
 
 
 def _root_cases(tool: Tool, baseline: dict[str, Any], params: list[Param]) -> Iterator[Fixture]:
-    closed = tool.contract.args_schema.get("additionalProperties") is False
+    schema = tool.contract.args_schema
+    closed = refuses_unlisted(schema, Refs(schema), tool.policy.unlisted_properties == "refuse")
     unknown = "unexpected_field" if all(p.name != "unexpected_field" for p in params) else "unexpected_field_2"
     yield Fixture("args.extra_property", "extra_property", {**baseline, unknown: "x"},
                   "reject" if closed else "accept", f"a property ({unknown}) the schema never declared")  # fmt: skip

@@ -85,7 +85,9 @@ def untyped_value(s: Subject) -> Iterator[Finding]:
             )
 
 
-def _is_untyped(schema: Mapping[str, Any]) -> bool:
+def _is_untyped(schema: Any) -> bool:
+    if not isinstance(schema, Mapping):  # a boolean branch: true accepts anything, false nothing
+        return schema is True
     shape_keys = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items")
     return not any(k in schema for k in shape_keys)
 

@@ -25,7 +25,7 @@ from toolkit._openapi._load import Document, load_document
 from toolkit._openapi._naming import check_namespace, tool_name
 from toolkit._openapi._pin import pin
 from toolkit._openapi._refs import Resolver
-from toolkit._openapi._refusal import SLUGS, Refusal
+from toolkit._openapi._refusal import SCHEMA_REFUSALS, SLUGS, Refusal
 from toolkit._openapi._security import credential_parameters, operation_schemes, servers_of
 from toolkit._openapi._select import Candidate, Options, load_overrides, select_operations
 from toolkit._tool import Rejection, Tool, Toolset, build_tool
@@ -149,6 +149,9 @@ def _build(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecCo
         if isinstance(exc, SchemaError) and exc.slug == "bad_domain_rule":
             raise
         if isinstance(exc, SchemaError):
+            slug = SCHEMA_REFUSALS.get(exc.slug)  # a schema the validator cannot enforce: the same slug
+            if slug is not None:
+                return candidate.reject(slug, exc.message)
             return candidate.reject("lowering_failed", f"{exc.slug}: {exc.message}")
         return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
 
@@ -174,7 +177,7 @@ def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecCon
         servers=servers_of(root, candidate.path_item, candidate.operation),
         domain_rules=candidate.options.domain,
     )
-    return build_tool(contract, policy=candidate.options.policy)
+    return build_tool(contract, policy=candidate.options.policy, enforced=ctx.enforced)
 
 
 def _description(candidate: Candidate) -> str:

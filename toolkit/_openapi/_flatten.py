@@ -45,6 +45,8 @@ class SpecContext:
     consumes: tuple[str, ...] = ()
     prepared: dict[int, Any] = field(default_factory=dict)
     """Parameters made ready, by object identity (the document outlives the build, so ids are stable)."""
+    enforced: set[int] = field(default_factory=set)
+    """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
 
 
 @dataclass(frozen=True, slots=True)

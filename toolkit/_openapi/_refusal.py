@@ -16,7 +16,7 @@ from typing import Literal
 
 from toolkit._refs import REF_SLUGS
 
-__all__ = ["SLUGS", "Refusal", "RefusalSlug"]
+__all__ = ["SCHEMA_REFUSALS", "SLUGS", "Refusal", "RefusalSlug"]
 
 RefusalSlug = Literal[
     "missing_operation_id",
@@ -39,6 +39,9 @@ RefusalSlug = Literal[
     "unresolved_ref",
     "left_recursive_ref",
     "unsupported_schema",
+    "bad_keyword",
+    "bad_pattern",
+    "unsupported_keyword",
     "schema_too_deep",
     "schema_too_large",
     "deprecated",
@@ -65,6 +68,9 @@ SLUGS: Mapping[str, str] = {
     "bad_responses": "the responses object (or one response) is malformed",
     **REF_SLUGS,  # a $ref that cannot be read: the slugs every stage uses
     "unsupported_schema": "a schema uses a construct that cannot be read",
+    "bad_keyword": "a schema keyword's value has a shape JSON Schema 2020-12 does not allow (so it cannot be enforced)",
+    "bad_pattern": "a `pattern` (or `patternProperties` key) is not an ECMA-262 regular expression",
+    "unsupported_keyword": "a keyword of an older draft that 2020-12 replaced, which would be silently ignored",
     "schema_too_deep": "a schema nests deeper than the limit",
     "schema_too_large": "an operation needs more shared schemas than the limit",
     "deprecated": "the operation is deprecated (pass include_deprecated=True)",
@@ -85,3 +91,16 @@ class Refusal(Exception):
         assert slug in SLUGS, slug
         self.slug = slug
         self.message = message
+
+
+SCHEMA_REFUSALS: Mapping[str, RefusalSlug] = {
+    "bad_keyword": "bad_keyword",
+    "bad_pattern": "bad_pattern",
+    "unsupported_keyword": "unsupported_keyword",
+    "bad_ref": "bad_ref",
+    "remote_ref": "remote_ref",
+    "unresolved_ref": "unresolved_ref",
+    "left_recursive_ref": "left_recursive_ref",
+}
+"""The :class:`~toolkit.SchemaError` slugs with which building a tool refuses its schema (the validator could
+not enforce it), each the refusal slug an operation gets for it: the same word."""

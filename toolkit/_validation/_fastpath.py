@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit._validation._formats import FORMAT_CHECKS, ecma_regex
+from toolkit._exceptions import SchemaError
+from toolkit._validation._formats import FORMAT_CHECKS
+from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
 
 __all__ = ["fast_array_predicate", "fast_predicate"]
 
@@ -101,14 +103,29 @@ def _string(schema: Mapping[str, Any]) -> Predicate | None:
     if isinstance(fmt, str) and fmt in FORMAT_CHECKS:
         tests.append(FORMAT_CHECKS[fmt])
     if "pattern" in schema:
-        compiled = ecma_regex(schema["pattern"]) if isinstance(schema["pattern"], str) else None
-        if compiled is None:
+        try:
+            compiled = compile_pattern(schema["pattern"])
+        except SchemaError:  # the full check reports it (or the tool was refused when it was built)
             return None
-        search = compiled.search
-        tests.append(lambda v: search(v) is not None)
+        if not compiled.linear:  # it may backtrack: the full check searches within the run's time budget
+            return None
+        tests.append(_matches(compiled))
     if not tests:
         return lambda v: type(v) is str and low <= len(v) <= high
     if len(tests) == 1:
         only = tests[0]
         return lambda v: type(v) is str and low <= len(v) <= high and only(v)
     return lambda v: type(v) is str and low <= len(v) <= high and all(t(v) for t in tests)
+
+
+def _matches(pattern: Pattern) -> Predicate:
+    """The pattern's search; False when it runs out of time, so that the full check reports it."""
+    search = pattern.search
+
+    def matches(value: str) -> bool:
+        try:
+            return search(value)
+        except PatternLimitError:
+            return False
+
+    return matches

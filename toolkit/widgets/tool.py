@@ -49,8 +49,11 @@ class ToolView(View):
             ("Golden", self.golden),
         ]
         self.tabs = widgets.Tab(children=[view.widget for _, view in tabs], titles=[title for title, _ in tabs])
-        self.widget = widgets.VBox([widgets.HTML(f"<b>{esc(tool.name)}</b> · {tool.effect}"), self.tabs])
+        note = f" · {esc(tool.unlisted_note)}" if tool.unlisted_note else ""
+        self.widget = widgets.VBox([widgets.HTML(f"<b>{esc(tool.name)}</b> · {tool.effect}{note}"), self.tabs])
 
     def summary(self) -> str:
         views = (self.declaration, self.lints, self.losses, self.fixtures, self.playground, self.golden)
-        return "\n".join([f"Workbench view of {self.tool.name} ({self.tool.effect})", *(f"  {v!r}" for v in views)])
+        head = f"Workbench view of {self.tool.name} ({self.tool.effect})"
+        note = [f"  {self.tool.unlisted_note}"] if self.tool.unlisted_note else []
+        return "\n".join([head, *note, *(f"  {v!r}" for v in views)])
