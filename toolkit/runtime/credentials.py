@@ -28,7 +28,7 @@ from toolkit._contract import SecurityScheme
 from toolkit._credentials import Credential
 from toolkit._exceptions import RuntimeConfigError
 
-__all__ = ["Credential", "CredentialSource", "RequestParts", "SecurityScheme", "apply_credentials", "fill"]
+__all__ = ["Credential", "CredentialSource", "RequestParts", "SecurityScheme", "fill"]
 
 CredentialSource = str | Callable[[], str]
 """An environment variable name, or a callable returning the secret (called on every request)."""
@@ -139,16 +139,3 @@ def fill(
                 f"{credential.env}=... or set HttpConfig(credentials={{{credential.key!r}: ...}})",
                 slug="missing_credential",
             )
-
-
-def apply_credentials(
-    schemes: tuple[SecurityScheme, ...],
-    sources: Mapping[str, CredentialSource],
-    environ: Mapping[str, str],
-    headers: dict[str, str],
-    query: list[tuple[str, str]],
-    cookies: dict[str, str],
-) -> None:
-    """Add each scheme's secret to the request parts (schemes without a source are skipped); see :func:`fill`."""
-    parts = RequestParts(headers, query, cookies)
-    fill(schemes, (), sources, environ, parts)
