@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/corpus_table.py [--losses]
 
-Columns: operations in the document, tools built, refusals by slug, wall time of ``from_openapi`` (in process,
-after imports), and with ``--losses`` the five most frequent loss keywords.
+Columns: operations in the document, tools built, credential parameters taken out of the arguments, wall time
+of ``from_openapi`` (in process, after imports), refusals by slug, and with ``--losses`` the five most frequent
+loss keywords.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def main() -> None:
     args = parser.parse_args()
     tk.from_openapi({"get": {"operationId": "warm", "description": "Warm the imports."}}, "warm", select="all")
     total_time, total_ops, total_tools = 0.0, 0, 0
-    print(f"{'spec':36} {'ops':>5} {'tools':>5} {'time':>7}  refusals by slug")
+    print(f"{'spec':36} {'ops':>5} {'tools':>5} {'creds':>5} {'time':>7}  refusals by slug")
     for spec in sorted(CORPUS.glob("*")):
         if spec.suffix not in (".json", ".yaml"):
             continue
@@ -38,11 +39,12 @@ def main() -> None:
             total_tools + len(toolset),
         )
         refusals = ", ".join(f"{slug} {n}" for slug, n in summary["refusals"].items()) or "-"
-        print(f"{spec.name:36} {summary['operations']:5} {summary['tools']:5} {elapsed:6.2f}s  {refusals}")
+        creds = sum(summary["credentials"].values())  # parameters taken out of the arguments as credentials
+        print(f"{spec.name:36} {summary['operations']:5} {summary['tools']:5} {creds:5} {elapsed:6.2f}s  {refusals}")
         if args.losses:
             top = sorted(summary["losses"].items(), key=lambda kv: -kv[1])[:5]
             print(f"{'':36} losses: " + ", ".join(f"{k} {n}" for k, n in top))
-    print(f"{'total':36} {total_ops:5} {total_tools:5} {total_time:6.2f}s")
+    print(f"{'total':36} {total_ops:5} {total_tools:5} {'':5} {total_time:6.2f}s")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Renderers for tools and what they carry: declaration, losses, lints, bindings, toolsets and refusals.
+"""Renderers for tools and what they carry: declaration, losses, lints, bindings, what the runtime fills,
+toolsets and refusals.
 
 Pure functions over the data types, which are imported for type checking only: the data modules import
 this one to register their renderers (``@displayed_by(TOOL_RENDERER)``), never the other way round.
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from toolkit._tool import Rejection, Tool, Toolset
 
 __all__ = [
+    "FILLED_HEADERS",
     "LINT_RENDERER",
     "LOSS_RENDERER",
     "LOWERED_RENDERER",
@@ -36,6 +38,8 @@ __all__ = [
     "TOOL_RENDERER",
     "bindings_html",
     "declaration_html",
+    "filled_html",
+    "filled_rows",
     "injected_html",
     "injected_text",
     "lints_html",
@@ -138,6 +142,36 @@ def bindings_html(tool: Tool) -> str:
     return html_table(("argument", "binds to"), rows) if rows else ""
 
 
+FILLED_HEADERS = ("parameter", "in", "why", "filled from")
+
+
+def _source(env: str) -> str:
+    return f"${env}" if env else "configuration only"
+
+
+def filled_rows(tool: Tool) -> list[tuple[str, str, str, str]]:
+    """What the runtime fills and the model never sees: the security schemes, the credential parameters taken
+    out of the arguments (what, where, why, and the environment variable read by default), the idempotency key.
+    """
+    contract = tool.contract
+    used = {scheme.key for scheme in contract.security}
+    rows: list[tuple[str, str, str, str]] = [
+        (s.name, s.location, f"{s.kind.replace('_', ' ')} scheme {s.key!r}", _source(s.env)) for s in contract.security
+    ]
+    for c in contract.credentials:
+        source = f"scheme {c.scheme!r}" if c.scheme in used else _source(c.env)
+        rows.append((c.name, c.location, c.detail + (" (required)" if c.required else ""), source))
+    if contract.idempotency_key is not None:
+        location, _, name = contract.idempotency_key.partition(".")
+        rows.append((name, location, "the operation's idempotency key", "the ledger's dedupe key"))
+    return rows
+
+
+def filled_html(tool: Tool) -> str:
+    rows = filled_rows(tool)
+    return html_table(FILLED_HEADERS, rows) if rows else ""
+
+
 def declaration_html(tool: Tool) -> str:
     """The exact declaration the model receives, highlighted."""
     return code_block(json_text(tool.declaration), highlighted=True)
@@ -148,6 +182,8 @@ def tool_text(tool: Tool) -> str:
     lines = [_headline(tool), *([policy] if policy else []), "declaration:", json_text(tool.declaration)]
     if tool.binding:
         lines += ["bindings:", *text_table(("argument", "binds to"), _binding_rows(tool))]
+    if filled := filled_rows(tool):
+        lines += ["filled at run time, never by the model:", *text_table(FILLED_HEADERS, filled)]
     lines += injected_text(tool) + losses_text(tool.losses) + lints_text(tool.lints)
     return "\n".join(lines)
 
@@ -164,6 +200,8 @@ def tool_html(tool: Tool) -> str:
         parts.append(section("Bindings", bindings_html(tool)))
     if tool.contract.injected:
         parts.append(section("Injected", injected_html(tool)))
+    if filled_rows(tool):
+        parts.append(section("Filled at run time", filled_html(tool)))
     parts += [section("Losses", losses_html(tool.losses)), section("Lints", lints_html(tool.lints))]
     return wrap("tool", "".join(parts))
 
