@@ -166,11 +166,14 @@ def _check_credentials(tools: Served, credentials: dict[str, str], notes: Consol
     for tool in tools.wire.tools:
         for scheme in tool.contract.security:
             schemes.setdefault(scheme.key, []).append(tool.name)
+        for credential in tool.contract.credentials:  # a parameter the spec declares that carries a secret
+            if tool.name not in schemes.setdefault(credential.key, []):
+                schemes[credential.key].append(tool.name)
     unknown = sorted(set(credentials) - set(schemes))
     if unknown:
         known = ", ".join(sorted(schemes)) or "none"
         raise ToolkitError(
-            f"--credential names {', '.join(unknown)}, which no served tool uses; the security schemes are: {known}",
+            f"--credential names {', '.join(unknown)}, which no served tool uses; the credential keys are: {known}",
             slug="usage",
         )
     for key, names in sorted(schemes.items()):
