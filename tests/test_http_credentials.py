@@ -7,13 +7,13 @@ test reads the request as the API saw it.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from loopback import loopback
 
 from toolkit import ToolContext, ToolContract
 from toolkit._contract import FormField, SecurityScheme
@@ -51,16 +51,8 @@ class _Echo(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with loopback(_Echo) as base:
+        yield base
 
 
 def _cred(name: str, location: str, *, env: str = "", required: bool = False, scheme: str | None = None) -> Credential:
