@@ -14,7 +14,8 @@ at one key change the verdict elsewhere), and an array with a single ``items`` s
 
 :func:`sample` picks at most ``cap`` of the possible (field, family) pairs, deterministically: first one pair
 for every depth and every family not yet seen (shallow fields first), then round-robin over the (depth,
-family) groups, the next field of each group in schema order, until the cap. The result keeps schema order.
+family) groups, interleaving depths, taking from each group a field not sampled yet where there is one (else
+the next in schema order), until the cap. The result keeps schema order.
 """
 
 from __future__ import annotations
@@ -161,15 +162,25 @@ def sample(candidates: Sequence[tuple[Site, Case]], cap: int | None) -> list[tup
     for i, (site, case) in enumerate(candidates):
         if i not in chosen:
             groups.setdefault((site.depth, case.family), []).append(i)
-    queues = [iter(groups[key]) for key in sorted(groups)]
+    fields = {candidates[i][0].path for i in chosen}
+    queues = _interleaved(groups)
     while len(chosen) < cap and queues:
-        alive = []
         for queue in queues:
             if len(chosen) >= cap:
                 break
-            index = next(queue, None)
-            if index is not None:
+            if queue:  # a field not sampled yet first, else the next in schema order
+                index = next((i for i in queue if candidates[i][0].path not in fields), queue[0])
+                queue.remove(index)
                 chosen.add(index)
-                alive.append(queue)
-        queues = alive
+                fields.add(candidates[index][0].path)
+        queues = [queue for queue in queues if queue]
     return [candidates[i] for i in sorted(chosen)]
+
+
+def _interleaved(groups: dict[tuple[int, str], list[int]]) -> list[list[int]]:
+    """The groups in round-robin order across depths: the first family of each depth, then the second ..."""
+    by_depth: dict[int, list[list[int]]] = {}
+    for depth, family in sorted(groups):
+        by_depth.setdefault(depth, []).append(groups[depth, family])
+    rounds = max((len(v) for v in by_depth.values()), default=0)
+    return [v[j] for j in range(rounds) for _, v in sorted(by_depth.items()) if j < len(v)]
