@@ -242,6 +242,9 @@ def test_the_report_and_its_display_say_how_many_of_how_many() -> None:
     assert line in bundle["text/plain"]
     assert line in bundle["text/html"]
     assert report.to_dict()["nested"] == {"generated": made, "possible": possible}
+    from toolkit.widgets.fixtures import FixturesView  # ipywidgets: only for the workbench's view
+
+    assert line in FixturesView(report).headline.value
     assert report.passed, report.summary()
     small = fire(product_tool("plan_route"))
     assert f"nested fields: {small.nested[0]} fixtures, every one possible" in small.summary()

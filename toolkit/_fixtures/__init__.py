@@ -113,11 +113,11 @@ def _case_fixture(p: Param, case: Case, args: dict[str, Any], noisy: frozenset[s
 
 
 def _inside(
-    params: list[Param], baseline: dict[str, Any], setting: Setting, noisy: frozenset[str], cap: int | None
+    params: list[Param], baseline: dict[str, Any], resolve: Resolve, setting: Setting, cap: int | None
 ) -> tuple[list[Fixture], int]:
     """The nested-field fixtures (a sample of at most ``cap``) and how many were possible."""
-    resolve = params[0].resolve if params else None
-    sites = nested_sites(params, baseline, resolve) if resolve is not None else []
+    noisy = frozenset(p.name for p in params if p.valid is NO_VALUE and _noisy_default(p))
+    sites = nested_sites(params, baseline, resolve)
     candidates = [(site, case) for site in sites for case in param_cases(site.param, setting)]
     chosen = sample(candidates, cap)
     found = [_case_fixture(site.param, case, place(baseline, site, case.value), noisy) for site, case in chosen]
@@ -163,7 +163,7 @@ def fixtures(
                 skipped.append(f"no valid value could be made for {p.name}; its value families are partial")
             cases = param_cases(p, setting)
             found.extend(_case_fixture(p, case, _top_level(p, case, baseline), noisy) for case in cases)
-        inside, possible = _inside(params, baseline, setting, noisy, nested_cap)
+        inside, possible = _inside(params, baseline, resolve, setting, nested_cap)
         found.extend(inside)
         nested = (len(inside), possible)
     found.extend(_root_cases(tool, baseline, params))
