@@ -34,6 +34,7 @@ from toolkit._fixtures._values import NO_VALUE, example
 from toolkit._refs import Refs, Resolve, check_references, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import refuses_unlisted
+from toolkit._validation._expected import format_path
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -103,13 +104,14 @@ def _top_level(p: Param, case: Case, baseline: dict[str, Any]) -> dict[str, Any]
     return args
 
 
-def _case_fixture(p: Param, case: Case, args: dict[str, Any], noisy: frozenset[str]) -> Fixture:
-    """``noisy``: parameters left out of the baseline (no valid value) whose default will be reported."""
+def _case_fixture(p: Param, case: Case, args: dict[str, Any], noisy: frozenset[str], field: str) -> Fixture:
+    """``noisy``: parameters left out of the baseline (no valid value) whose default will be reported;
+    ``field``: the changed value's path as the envelope writes it."""
     suffix = f".{case.variant}" if case.variant else ""
     expected = case.expected
     if expected == "accept" and noisy - {p.name}:
         expected = "accept_with_notice"
-    return Fixture(f"{p.name}.{case.family}{suffix}", case.family, args, expected, case.why, p.name)
+    return Fixture(f"{p.name}.{case.family}{suffix}", case.family, args, expected, case.why, field)
 
 
 def _inside(
@@ -120,7 +122,8 @@ def _inside(
     sites = nested_sites(params, baseline, resolve)
     candidates = [(site, case) for site in sites for case in param_cases(site.param, setting)]
     chosen = sample(candidates, cap)
-    found = [_case_fixture(site.param, case, place(baseline, site, case.value), noisy) for site, case in chosen]
+    found = [_case_fixture(site.param, case, place(baseline, site, case.value), noisy, site.param.name)
+             for site, case in chosen]  # fmt: skip
     return found, len(candidates)
 
 
@@ -162,7 +165,8 @@ def fixtures(
             if p.valid is NO_VALUE:
                 skipped.append(f"no valid value could be made for {p.name}; its value families are partial")
             cases = param_cases(p, setting)
-            found.extend(_case_fixture(p, case, _top_level(p, case, baseline), noisy) for case in cases)
+            field = format_path((None, p.name))
+            found.extend(_case_fixture(p, case, _top_level(p, case, baseline), noisy, field) for case in cases)
         inside, possible = _inside(params, baseline, resolve, setting, nested_cap)
         found.extend(inside)
         nested = (len(inside), possible)
