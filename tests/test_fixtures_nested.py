@@ -89,6 +89,7 @@ POLICIES = [
     pytest.param("write", {}, id="write"),
     pytest.param("read", {"enum_case": "insensitive", "null_optional": "reject"}, id="read-lenient-enums"),
     pytest.param("write", {"clamp": True}, id="write-clamping"),
+    pytest.param("write", {"unlisted_properties": "allow"}, id="write-open-objects"),
 ]
 
 
