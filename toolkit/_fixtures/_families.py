@@ -63,6 +63,8 @@ class Param:
     resolve: Any = field(default=None, repr=False, compare=False)
     types: frozenset[str] | None = None
     """The JSON types the parameter's full schema accepts (``None``: any)."""
+    item: bool = False
+    """An array item (``lines[0]``): never left out, and ``null_optional`` does not apply to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +130,9 @@ def _all_cases(p: Param, setting: Setting) -> Iterator[Case]:
 
 
 def _presence(p: Param, s: Setting) -> Iterator[Case]:
-    if p.required:
+    if p.item:
+        pass  # leaving an item out changes the list's length, not this field
+    elif p.required:
         yield Case("omitted_required", OMIT, "reject", f"{p.name} is required and left out")
     else:
         noisy = p.default is not NO_VALUE and p.default is not None
@@ -137,7 +141,8 @@ def _presence(p: Param, s: Setting) -> Iterator[Case]:
     if p.nullable:
         yield Case("explicit_null", None, "accept", "null, and the schema allows null")
     elif p.required:
-        yield Case("explicit_null", None, "reject", "null for a required, non-nullable parameter")
+        why = "null for a non-nullable item" if p.item else "null for a required, non-nullable parameter"
+        yield Case("explicit_null", None, "reject", why)
     elif s.null_absent:
         yield Case("explicit_null", None, "accept_with_notice", "null for an optional parameter: read as absent")
     else:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
+from toolkit._display._markup import esc
 from toolkit._display._reports import FixtureTableRow, fixture_rows, fixture_table_html
 from toolkit.widgets._base import View, html_widget
 from toolkit.widgets.envelope import EnvelopeInspector
@@ -34,6 +35,7 @@ class FixturesView(View):
             f"<b>{len(self.rows)} fixtures</b>: {len(self.rows) - failed} passed, "
             f"<span style='color:{'#cf222e' if failed else 'inherit'}'>{failed} failed</span>"
             " (a failing row means the contract and the validator disagree). Pick one to see its envelope."
+            + (f"<br><i>{esc(report.nested_note)}</i>" if report.nested_note else "")
         )
         self.picker = widgets.Select(
             options=[(_label(r), r.id) for r in self.rows],
