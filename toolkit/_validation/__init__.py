@@ -46,6 +46,7 @@ from toolkit._validation._compile import Options, compile_schema
 from toolkit._validation._expected import type_name
 from toolkit._validation._invoke import safe_message
 from toolkit._validation._objects import apply_defaults
+from toolkit._validation._results import invalid_result, ok_result
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
@@ -131,7 +132,7 @@ def _invalid(run: Run) -> ToolResult:
         total = len(run.errors) + run.more
         notices = (Notice("", "errors_truncated", f"{run.more:,} more field errors ({total:,} in all) are not "
                           f"shown; fix these {len(run.errors)} and call again", to=run.more),)  # fmt: skip
-    return ToolResult("invalid_arguments", errors=tuple(run.errors), notices=notices)
+    return invalid_result(tuple(run.errors), notices)
 
 
 def validate(tool: Tool, args: Any) -> ToolResult:
@@ -161,7 +162,7 @@ def validate(tool: Tool, args: Any) -> ToolResult:
             return refused
         if refused:
             return ToolResult("rejected", errors=refused, notices=notices)
-    return ToolResult("ok", data=cleaned, notices=notices)
+    return ok_result(cleaned, notices)
 
 
 def _run_domain(checks: Iterable[DomainCheck], cleaned: Mapping[str, Any]) -> tuple[FieldError, ...] | ToolResult:

@@ -109,8 +109,19 @@ def _outline(value: Any) -> str:
     return f"a Python {kind.__name__}"
 
 
+_STRING_TEXT: Callable[[str], str] = json.encoder.encode_basestring  # what json.dumps writes for a str
+_SMALL_INT = 2**64
+
+
 def json_text(value: Any, width: int) -> str:
     """``value`` as compact JSON cut to ``width`` characters; an outline where JSON cannot write it. Never raises."""
+    kind = type(value)
+    if kind is str:  # the common cases, written as json.dumps writes them, without its encoder set-up
+        text = _STRING_TEXT(value)
+        return text if len(text) <= width else text[: width - 3] + "..."
+    if kind is int and -_SMALL_INT < value < _SMALL_INT:
+        text = int.__repr__(value)
+        return text if len(text) <= width else text[: width - 3] + "..."
     try:
         text = json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError, RecursionError):  # huge ints, keys that are not strings, cycles, NaN, objects

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._canonical import json_copy
 from toolkit._refs import silent_on_unlisted
 from toolkit._validation._checks import MAX_DEPTH, Check, Run, Search, short, slow_problem
-from toolkit._validation._expected import Loc, describe
+from toolkit._validation._expected import Loc, describe, once
 
 if TYPE_CHECKING:
     from toolkit._validation._compile import Options
@@ -52,11 +52,12 @@ def known_list(names: list[str]) -> str:
     return f"only the declared fields: {shown}" if names else "no fields"
 
 
-def _unknown(run: Run, loc: Loc, key: str, names: list[str]) -> None:
+def _unknown(run: Run, loc: Loc, key: str, known: Callable[[], str]) -> None:
+    """``key`` is not allowed; ``known`` gives the words that list the declared fields (built once)."""
     if run.full:
         run.more += 1
     else:
-        run.error((loc, key), "unknown_property", f"unknown property {short(key)}", known_list(names))
+        run.error((loc, key), "unknown_property", f"unknown property {short(key)}", known())
 
 
 def object_check(
@@ -85,6 +86,7 @@ def object_check(
     quick = {} if patterns or names is not None else dict(fast or {})
     counted = bool(low or high is not None or dependent)
     declared = list(children)
+    known = once(lambda: known_list(declared))
     missing_phrase: dict[str, str] = {}
 
     def missing(key: str) -> str:
@@ -111,7 +113,7 @@ def object_check(
             out[key] = value
             return False
         if extra is None:
-            _unknown(run, loc, key, declared)
+            _unknown(run, loc, key, known)
             return True
         out[key] = extra(value, (loc, key), run)
         return True
@@ -291,6 +293,7 @@ def unevaluated_check(inner: Check, extra: Check | None, listed: Callable[[], tu
     and whether patterns or additional properties make the list incomplete): the branch's own errors say the
     rest.
     """
+    known = once(lambda: known_list(listed()[0]))
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is not dict:
@@ -307,9 +310,8 @@ def unevaluated_check(inner: Check, extra: Check | None, listed: Callable[[], tu
             rest = [] if loose else [key for key in rest if key not in names]
         if rest and type(out) is dict:
             if extra is None:
-                declared = listed()[0]
                 for key in rest:
-                    _unknown(run, loc, key, declared)
+                    _unknown(run, loc, key, known)
             else:
                 out = dict(out)
                 items, run.props, run.items = run.items, None, None

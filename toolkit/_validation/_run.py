@@ -15,6 +15,7 @@ from toolkit._codes import FieldCode, NoticeAction
 from toolkit._envelope import UNSET, FieldError, Notice
 from toolkit._validation._expected import Loc, format_path, json_text
 from toolkit._validation._pattern import MATCH_TIME_LIMIT
+from toolkit._validation._results import field_error
 
 __all__ = ["MAX_DEPTH", "MAX_FIELD_ERRORS", "SEARCH_BUDGET", "Check", "Run", "json_key", "short"]
 
@@ -50,7 +51,7 @@ class Run:
 
     def error(self, loc: Loc, code: FieldCode, problem: str, expected: str) -> None:
         if len(self.errors) < MAX_FIELD_ERRORS:
-            self.errors.append(FieldError(format_path(loc), code, problem, expected))
+            self.errors.append(field_error(format_path(loc), code, problem, expected))
         else:
             self.more += 1
 
