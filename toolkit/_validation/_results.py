@@ -3,9 +3,12 @@
 A frozen dataclass writes each field through ``object.__setattr__`` and then runs ``__post_init__``: for a
 :class:`~toolkit._envelope.ToolResult` that costs more than validating a typical call. The validator only
 ever makes a few fixed shapes (an ok result with cleaned data, an invalid one with field errors, a field
-error), with arguments it has already checked, so these constructors fill the slots directly. What they make
-is the same value the dataclass makes (equal, same type, same fields); ``tests/test_validation_generated.py``
-holds them to it, and :data:`RESULT_FIELDS` / :data:`ERROR_FIELDS` to the dataclasses' own field lists.
+error), from values it has already checked. So each is filled as a *blank*: a plain class with the same base
+and the same slots in the same order (the same memory layout), whose slots take ordinary assignments; then
+the object becomes the envelope class (``__class__`` assignment, which Python allows between layouts that
+match). What comes out is the same value the dataclass makes: equal, of the same type, with the same
+fields. ``tests/test_validation_generated.py`` holds them to it, and :data:`RESULT_FIELDS` /
+:data:`ERROR_FIELDS` to the dataclasses' own field lists.
 """
 
 from __future__ import annotations
@@ -21,44 +24,51 @@ RESULT_FIELDS = ("status", "data", "errors", "notices", "replay", "retryable", "
 ERROR_FIELDS = ("field", "code", "problem", "expected")
 """The fields :func:`field_error` fills, in :class:`FieldError`'s order."""
 
+
+def _blank(cls: type, fields: tuple[str, ...]) -> Any:
+    """A mutable class with ``cls``'s layout: its base, and the same slots in the same order."""
+    return type(f"_Blank{cls.__name__}", cls.__bases__, {"__slots__": fields})
+
+
 _new = object.__new__
-_status, _data, _errors, _notices, _replay, _retryable, _message = (
-    ToolResult.__dict__[name].__set__ for name in RESULT_FIELDS
-)
-_field, _code, _problem, _expected = (FieldError.__dict__[name].__set__ for name in ERROR_FIELDS)
+_Result: Any = _blank(ToolResult, RESULT_FIELDS)
+_Error: Any = _blank(FieldError, ERROR_FIELDS)
 
 
 def ok_result(data: Any, notices: tuple[Notice, ...]) -> ToolResult:
     """``ToolResult("ok", data=data, notices=notices)``."""
-    result = _new(ToolResult)
-    _status(result, "ok")
-    _data(result, data)
-    _errors(result, ())
-    _notices(result, notices)
-    _replay(result, None)
-    _retryable(result, None)
-    _message(result, "")
-    return result
+    result = _new(_Result)
+    result.status = "ok"
+    result.data = data
+    result.errors = ()
+    result.notices = notices
+    result.replay = None
+    result.retryable = None
+    result.message = ""
+    result.__class__ = ToolResult
+    return result  # type: ignore[no-any-return]
 
 
 def invalid_result(errors: tuple[FieldError, ...], notices: tuple[Notice, ...] = ()) -> ToolResult:
     """``ToolResult("invalid_arguments", errors=errors, notices=notices)``."""
-    result = _new(ToolResult)
-    _status(result, "invalid_arguments")
-    _data(result, None)
-    _errors(result, errors)
-    _notices(result, notices)
-    _replay(result, None)
-    _retryable(result, None)
-    _message(result, "")
-    return result
+    result = _new(_Result)
+    result.status = "invalid_arguments"
+    result.data = None
+    result.errors = errors
+    result.notices = notices
+    result.replay = None
+    result.retryable = None
+    result.message = ""
+    result.__class__ = ToolResult
+    return result  # type: ignore[no-any-return]
 
 
 def field_error(field: str, code: str, problem: str, expected: str) -> FieldError:
     """``FieldError(field, code, problem, expected)``."""
-    error = _new(FieldError)
-    _field(error, field)
-    _code(error, code)
-    _problem(error, problem)
-    _expected(error, expected)
-    return error
+    error = _new(_Error)
+    error.field = field
+    error.code = code
+    error.problem = problem
+    error.expected = expected
+    error.__class__ = FieldError
+    return error  # type: ignore[no-any-return]
