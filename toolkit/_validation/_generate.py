@@ -39,7 +39,7 @@ from toolkit._validation._expected import format_path
 from toolkit._validation._fastpath import _matches
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
 from toolkit._validation._pattern import Pattern, compile_pattern
-from toolkit._validation._results import ok_result
+from toolkit._validation._results import OK_NAMESPACE, ok_lines
 
 __all__ = ["FastPath", "fast_path"]
 
@@ -72,7 +72,7 @@ class _Writer:
     def __init__(self, root: Mapping[str, Any], options: Options) -> None:
         self.resolve = Refs(root)
         self.options = options
-        self.names: dict[str, Any] = {"ok": ok_result, "json_copy": json_copy}
+        self.names: dict[str, Any] = {**OK_NAMESPACE, "json_copy": json_copy}
         self.lines: list[str] = []
 
     def literal(self, value: Any) -> str:
@@ -288,25 +288,32 @@ class _Writer:
         if budget < 4096:
             raise _Decline
         self.line(0, "def fast_path(args):")
-        self.line(1, f"n = {len(required)}")
-        copies: list[tuple[str, str, bool]] = []
-        for i, (name, sub) in enumerate(properties.items()):
-            var = f"v{i}"
-            if name in required:
-                self.line(1, f"{var} = args.get({name!r}, args)")  # args itself stands for absent: no test takes it
-                copy, nullable = self.slot(sub, var, budget, 1)
-            else:
-                self.line(1, f"if {name!r} in args:")
-                self.line(2, f"{var} = args[{name!r}]")
-                copy, nullable = self.slot(sub, var, budget, 2)
-                self.line(2, "n += 1")
-            if copy:
-                copies.append((name, var, nullable or name not in required))
-        self.line(1, "if n != len(args):")
-        self.line(2, "return None")
-        self.line(1, "for key in args:")
+        self.line(1, "for key in args:")  # first: only then may the keys meet == (a str subclass may redefine it)
         self.line(2, "if type(key) is not str:")
         self.line(3, "return None")
+        names = {name: f"v{i}" for i, name in enumerate(properties)}
+        if required:
+            self.line(1, "try:")
+            for name in required:
+                self.line(2, f"{names[name]} = args[{name!r}]")
+            self.line(1, "except KeyError:")
+            self.line(2, "return None")
+        copies: list[tuple[str, str, bool]] = []
+        for name in required:
+            copy, nullable = self.slot(properties[name], names[name], budget, 1)
+            if copy:
+                copies.append((name, names[name], nullable))
+        self.line(1, f"n = {len(required)}")
+        for name, sub in properties.items():
+            if name not in required:
+                self.line(1, f"if {name!r} in args:")
+                self.line(2, f"{names[name]} = args[{name!r}]")
+                copy, _ = self.slot(sub, names[name], budget, 2)
+                self.line(2, "n += 1")
+                if copy:
+                    copies.append((name, names[name], True))
+        self.line(1, "if n != len(args):")
+        self.line(2, "return None")
         self.line(1, "out = args.copy()")
         for name, var, guarded in copies:
             if guarded:
@@ -320,7 +327,7 @@ class _Writer:
         found = {name: default_of(sub, self.resolve) for name, sub in properties.items() if name not in required}
         found = {name: value for name, value in found.items() if value is not NO_DEFAULT and json_value(value)}
         if not found:
-            self.line(1, "return ok(out, ())")
+            self.ok(1, "()")
             return
         self.line(1, f"if {' or '.join(f'{name!r} not in args' for name in found)}:")
         self.line(2, "notices = []")
@@ -331,8 +338,12 @@ class _Writer:
             if value is not None:  # a null default is applied silently, as the full validator does
                 notice = Notice(format_path((None, name)), "defaulted", "absent; default used", to=value)
                 self.line(3, f"notices.append({self.name(notice)})")
-        self.line(2, "return ok(out, tuple(notices))")
-        self.line(1, "return ok(out, ())")
+        self.ok(2, "tuple(notices)")
+        self.ok(1, "()")
+
+    def ok(self, depth: int, notices: str) -> None:
+        for line in ok_lines("out", notices):
+            self.line(depth, line)
 
 
 def _read_only(schema: Any, resolve: Refs) -> bool:

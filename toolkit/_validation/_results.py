@@ -13,11 +13,12 @@ fields. ``tests/test_validation_generated.py`` holds them to it, and :data:`RESU
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolkit._envelope import FieldError, Notice, ToolResult
 
-__all__ = ["ERROR_FIELDS", "RESULT_FIELDS", "field_error", "invalid_result", "ok_result"]
+__all__ = ["ERROR_FIELDS", "OK_NAMESPACE", "RESULT_FIELDS", "field_error", "invalid_result", "ok_lines", "ok_result"]
 
 RESULT_FIELDS = ("status", "data", "errors", "notices", "replay", "retryable", "message")
 """The fields :func:`ok_result` and :func:`invalid_result` fill, in :class:`ToolResult`'s order."""
@@ -35,18 +36,37 @@ _Result: Any = _blank(ToolResult, RESULT_FIELDS)
 _Error: Any = _blank(FieldError, ERROR_FIELDS)
 
 
-def ok_result(data: Any, notices: tuple[Notice, ...]) -> ToolResult:
-    """``ToolResult("ok", data=data, notices=notices)``."""
-    result = _new(_Result)
-    result.status = "ok"
-    result.data = data
-    result.errors = ()
-    result.notices = notices
-    result.replay = None
-    result.retryable = None
-    result.message = ""
-    result.__class__ = ToolResult
-    return result  # type: ignore[no-any-return]
+OK_NAMESPACE: dict[str, Any] = {"_new": _new, "_Blank": _Result, "_ToolResult": ToolResult}
+"""The names :func:`ok_lines` refers to (generated fast paths put them in their namespace)."""
+
+
+def ok_lines(data: str, notices: str) -> list[str]:
+    """Source lines returning ``ToolResult("ok", data=<data>, notices=<notices>)``, given as expressions: what
+    :func:`ok_result` runs, for generated code to run inline."""
+    return [
+        "result = _new(_Blank)",
+        "result.status = 'ok'",
+        f"result.data = {data}",
+        "result.errors = ()",
+        f"result.notices = {notices}",
+        "result.replay = None",
+        "result.retryable = None",
+        "result.message = ''",
+        "result.__class__ = _ToolResult",
+        "return result",
+    ]
+
+
+def _ok_function() -> Callable[[Any, tuple[Notice, ...]], ToolResult]:
+    namespace = dict(OK_NAMESPACE)
+    body = "".join(f"    {line}\n" for line in ok_lines("data", "notices"))
+    exec(f"def ok_result(data, notices):\n{body}", namespace)  # fixed text: no value enters it
+    function: Callable[[Any, tuple[Notice, ...]], ToolResult] = namespace["ok_result"]
+    return function
+
+
+ok_result = _ok_function()
+"""``ToolResult("ok", data=data, notices=notices)``."""
 
 
 def invalid_result(errors: tuple[FieldError, ...], notices: tuple[Notice, ...] = ()) -> ToolResult:
