@@ -249,3 +249,31 @@ DATES = ["2026-08-07", "2024-02-29", "2026-02-29", "0000-01-01", "0001-01-01", "
 @pytest.mark.parametrize("value", DATES)
 def test_the_date_format_reads_exactly_the_written_shape(value: str) -> None:
     assert FORMAT_CHECKS["date"](value) == _written_out(value)
+
+
+# -- the optional wrapper read without probes ------------------------------------------------------
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_optional_wrappers_answer_as_the_general_union_does(source: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``anyOf``/``oneOf`` ``[X, {type: null}]`` has its own check (no probes); every envelope is the one the
+    general ``branch_check`` gives, which the compiler uses when told no branch is null-only."""
+    import toolkit._validation._compile as compile_module
+
+    schemas: dict[str, list[Any]] = {}
+    for case in SOURCES[source](SEED, SAMPLE):
+        text = json.dumps(case.schema, sort_keys=True)
+        if '"type": "null"' in text and ("anyOf" in text or "oneOf" in text):
+            schemas.setdefault(text, []).append(case.instance)
+    compared = 0
+    for text, instances in schemas.items():
+        for policy in POLICIES.values():
+            special = _tool(json.loads(text), policy)
+            with monkeypatch.context() as patch:  # properties compile on first use: call inside the context too
+                patch.setattr(compile_module, "_null_only", lambda schema: False)
+                general = _tool(json.loads(text), policy)
+                expected = [_shape(_full(general, instance)) for instance in instances] if general else []
+            if special is None or general is None:
+                continue
+            for instance, shape in zip(instances, expected, strict=True):
+                assert _shape(_full(special, instance)) == shape, f"{text} {instance!r}"
+                compared += 1
+    assert compared > 200

@@ -15,9 +15,9 @@ from typing import Any
 from toolkit._canonical import JSON_TYPES
 from toolkit._refs import Resolve, TypeSet, follow
 from toolkit._validation._checks import Check, Run, short
-from toolkit._validation._expected import Loc, declared_texts, describe, type_name
+from toolkit._validation._expected import Loc, declared_texts, describe, once, type_name
 
-__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check"]
+__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check", "optional_check"]
 
 _ALL = JSON_TYPES
 
@@ -105,6 +105,26 @@ def branch_check(
             run.absorb(matched[0])
             return matched[1]
         _report(value, loc, run, tried, types, schema)
+        return value
+
+    return check
+
+
+def optional_check(node: Check, types: TypeSet, schema: Mapping[str, Any]) -> Check:
+    """``anyOf``/``oneOf`` of a branch that takes no ``null`` (by its types) and ``{type: null}``: an optional value.
+
+    The answer :func:`branch_check` gives, without its probes: ``null`` takes the null branch and nothing
+    else; a value of a type the branch takes meets the branch alone (the null branch cannot match it, so the
+    branch's own errors are the ones reported); any other value is ``wrong_type``.
+    """
+    expected = once(lambda: describe(schema))
+
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        if value is None:
+            return None
+        if _accepts(types, value):
+            return node(value, loc, run)
+        run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not accepted here", expected())
         return value
 
     return check

@@ -59,7 +59,15 @@ from toolkit._validation._checks import (
     short,
     type_check,
 )
-from toolkit._validation._combinators import NO_DEFAULT, branch_check, core, declared_strings, default_of, not_check
+from toolkit._validation._combinators import (
+    NO_DEFAULT,
+    branch_check,
+    core,
+    declared_strings,
+    default_of,
+    not_check,
+    optional_check,
+)
 from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import Loc
 from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
@@ -263,7 +271,13 @@ class _Compiler:
             if isinstance(branches, list) and branches:
                 nodes = [self.compile(b, description, declared=declared) for b in branches]
                 types = [schema_types(b, self.resolve) for b in branches]
-                out.append(branch_check(keyword, nodes, types, schema, description))
+                nulls = [i for i, b in enumerate(branches) if _null_only(b)]
+                other = 1 - nulls[0] if len(branches) == 2 and len(nulls) == 1 else 0
+                kinds = types[other]
+                if len(branches) == 2 and len(nulls) == 1 and kinds is not None and "null" not in kinds:
+                    out.append(optional_check(nodes[other], kinds, schema))
+                else:
+                    out.append(branch_check(keyword, nodes, types, schema, description))
         for sub in schema.get("allOf") or []:
             out.append(self.compile(sub, description, declared=declared))
         if "not" in schema:
@@ -394,6 +408,15 @@ class _Compiler:
         items = self.compile(schema["items"], entry=True, declared=declared) if "items" in schema else None
         contains = self.compile(schema["contains"], entry=True, declared=declared) if "contains" in schema else None
         return array_check(schema, prefix, items, contains, description)
+
+
+def _null_only(schema: Any) -> bool:
+    """``{type: null}`` with nothing else the validator reads."""
+    return (
+        isinstance(schema, Mapping)
+        and schema.get("type") == "null"
+        and all(key == "type" or key not in VALIDATION_KEYWORDS for key in schema)
+    )
 
 
 def _read_only(schema: Any) -> bool:
