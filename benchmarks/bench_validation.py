@@ -29,6 +29,7 @@ import time
 import timeit
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +148,7 @@ RS, PYDANTIC, TOOLKIT = "jsonschema-rs iter_errors", "pydantic TypeAdapter stric
 def table(title: str, schema: dict[str, Any], model: Any, calls: dict[str, dict[str, Any]], number: int,
           rounds: int) -> dict[str, dict[str, float]]:  # fmt: skip
     found = contenders(schema, model)
-    timed = interleaved_us({f"{name}|{call}": (lambda f=fn, a=args: f(a)) for name, fn in found.items()
+    timed = interleaved_us({f"{name}|{call}": partial(fn, args) for name, fn in found.items()
                             for call, args in calls.items()}, number, rounds)  # fmt: skip
     by_call = {call: {name: timed[f"{name}|{call}"] for name in found} for call in calls}
     print(f"{title}: best of {rounds} interleaved rounds x {number} calls (µs per call; ratio to jsonschema-rs "

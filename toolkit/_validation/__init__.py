@@ -140,7 +140,10 @@ def _invalid(run: Run) -> ToolResult:
 def validate(tool: Tool, args: Any) -> ToolResult:
     """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args."""
     if type(args) is dict:  # the common case: a dict straight from the model's function call
-        fast = tool._cache.get("fast_path")
+        try:
+            fast = tool._cache["fast_path"]
+        except KeyError:  # not compiled yet
+            fast = None
         if fast is not None and (result := fast(args)) is not None:
             return _run_domain_on(tool.domain_checks, result) if tool.domain_checks else result
     check = tool._cache.get("validator") or compiled(tool)

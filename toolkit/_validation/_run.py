@@ -27,6 +27,12 @@ SEARCH_BUDGET = 2 * MATCH_TIME_LIMIT
 """Seconds one run may spend searching patterns that have no linear-time twin (they may backtrack)."""
 
 
+_PATHS: dict[Loc, str] = {}
+"""Field paths by location: the same fields recur call after call (a plain dict answers faster than a cache
+wrapper; it is emptied when it reaches :data:`_MAX_PATHS`)."""
+_MAX_PATHS = 4096
+
+
 class Run:
     """The mutable state of one validation pass: errors and notices found, and how deep we are.
 
@@ -51,7 +57,12 @@ class Run:
 
     def error(self, loc: Loc, code: FieldCode, problem: str, expected: str) -> None:
         if len(self.errors) < MAX_FIELD_ERRORS:
-            self.errors.append(field_error(format_path(loc), code, problem, expected))
+            path = _PATHS.get(loc)
+            if path is None:
+                if len(_PATHS) >= _MAX_PATHS:
+                    _PATHS.clear()
+                path = _PATHS[loc] = format_path(loc)
+            self.errors.append(field_error(path, code, problem, expected))
         else:
             self.more += 1
 
