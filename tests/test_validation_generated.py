@@ -277,3 +277,30 @@ def test_optional_wrappers_answer_as_the_general_union_does(source: str, monkeyp
                 assert _shape(_full(special, instance)) == shape, f"{text} {instance!r}"
                 compared += 1
     assert compared > 200
+
+
+OPTIONAL = {
+    "enum-of-a-float": ({"oneOf": [{"enum": [1.0]}, {"type": "null"}]}, [1, 1.0, "1.0", None, "x", True]),
+    "typed-enum": ({"anyOf": [{"type": "number", "enum": [1.0]}, {"type": "null"}]}, [1, "1.0", "x", None, 2]),
+    "ref": ({"anyOf": [{"$ref": "#/$defs/D"}, {"type": "null"}]}, ["2026-08-07", "x", 3, None, [1]]),
+    "nullable-branch": ({"oneOf": [{"type": "string", "nullable": True}, {"type": "null"}]}, [None, "a", 1]),
+    "null-first": ({"anyOf": [{"type": "null"}, {"type": "integer", "maximum": 3}]}, [None, 2, 2.0, 4, "2"]),
+}
+
+
+@pytest.mark.parametrize("name", list(OPTIONAL))
+def test_optional_wrappers_answer_as_the_general_union_does_at_the_edges(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolkit._validation._compile as compile_module
+
+    node, values = OPTIONAL[name]
+    schema = {"type": "object", "properties": {"v": node}, "$defs": {"D": {"type": "string", "format": "date"}}}
+    special = _tool(schema, POLICIES["oracle"])
+    with monkeypatch.context() as patch:
+        patch.setattr(compile_module, "_null_only", lambda schema: False)
+        general = _tool(schema, POLICIES["oracle"])
+        assert general is not None
+        expected = [_shape(_full(general, {"v": value})) for value in values]
+    assert special is not None
+    assert [_shape(_full(special, {"v": value})) for value in values] == expected

@@ -111,11 +111,13 @@ def branch_check(
 
 
 def optional_check(node: Check, types: TypeSet, schema: Mapping[str, Any]) -> Check:
-    """``anyOf``/``oneOf`` of a branch that takes no ``null`` (by its types) and ``{type: null}``: an optional value.
+    """``anyOf``/``oneOf`` of ``{type: null}`` and a branch whose own ``type`` refuses null: an optional value.
 
-    The answer :func:`branch_check` gives, without its probes: ``null`` takes the null branch and nothing
-    else; a value of a type the branch takes meets the branch alone (the null branch cannot match it, so the
-    branch's own errors are the ones reported); any other value is ``wrong_type``.
+    The answer :func:`branch_check` gives, with fewer probes: ``null`` takes the null branch and nothing else
+    (the other branch fails on its type); any other value can only match the other branch, so a value of a
+    type that branch takes (``types``) meets it alone, and its errors are the ones reported; a value of another
+    type (which the branch may still take: ``1`` is ``1.0``) is tried in a probe, and ``wrong_type`` when the
+    branch refuses it.
     """
     expected = once(lambda: describe(schema))
 
@@ -124,6 +126,11 @@ def optional_check(node: Check, types: TypeSet, schema: Mapping[str, Any]) -> Ch
             return None
         if _accepts(types, value):
             return node(value, loc, run)
+        probe = run.probe()
+        cleaned = node(value, loc, probe)
+        if not probe.errors:
+            run.absorb(probe)
+            return cleaned
         run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not accepted here", expected())
         return value
 

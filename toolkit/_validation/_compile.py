@@ -273,9 +273,8 @@ class _Compiler:
                 types = [schema_types(b, self.resolve) for b in branches]
                 nulls = [i for i, b in enumerate(branches) if _null_only(b)]
                 other = 1 - nulls[0] if len(branches) == 2 and len(nulls) == 1 else 0
-                kinds = types[other]
-                if len(branches) == 2 and len(nulls) == 1 and kinds is not None and "null" not in kinds:
-                    out.append(optional_check(nodes[other], kinds, schema))
+                if len(branches) == 2 and len(nulls) == 1 and self.refuses_null(branches[other]):
+                    out.append(optional_check(nodes[other], types[other], schema))
                 else:
                     out.append(branch_check(keyword, nodes, types, schema, description))
         for sub in schema.get("allOf") or []:
@@ -285,6 +284,16 @@ class _Compiler:
         if "if" in schema and ("then" in schema or "else" in schema):
             out.append(self.conditional(schema, description, declared))
         return out
+
+    def refuses_null(self, schema: Any) -> bool:
+        """Whether ``schema`` (behind plain references) has a ``type`` of its own that refuses ``null``."""
+        for _ in range(MAX_REF_HOPS):
+            if not isinstance(schema, Mapping) or "$ref" not in schema or not _plain_reference(schema):
+                break
+            schema = self.resolve(schema["$ref"])
+        kinds = schema.get("type") if isinstance(schema, Mapping) else None
+        named = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else ["null"]
+        return "null" not in named and schema.get("nullable") is not True
 
     def conditional(self, schema: Mapping[str, Any], description: str | None, declared: bool) -> Check:
         test = self.compile(schema["if"], declared=False)
