@@ -72,8 +72,14 @@ def format_path(loc: Loc) -> str:
     return out
 
 
-type_name = json_type
-"""The JSON type of a value, as the model would name it (see :func:`toolkit._canonical.json_type`)."""
+_EXACT_NAMES = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
+_EXACT_NAMES[type(None)] = "null"
+
+
+def type_name(value: Any) -> str:
+    """The JSON type of a value, as the model would name it (see :func:`toolkit._canonical.json_type`, which
+    answers for every value; the exact JSON types are looked up first, as they are what arguments hold)."""
+    return _EXACT_NAMES.get(type(value)) or json_type(value)
 
 
 _LOG10_2 = 0.30102999566398120
