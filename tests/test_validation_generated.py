@@ -195,6 +195,31 @@ def test_schema_text_never_enters_the_generated_source() -> None:
     assert fast({name: "y"}) is None
 
 
+@pytest.mark.parametrize(
+    ("node", "value", "taken", "ok"),
+    [
+        ({"type": "string", "enum": ["a", "b"], "const": "b"}, "a", False, False),
+        ({"type": "string", "enum": ["a", "b"], "const": "b"}, "b", True, True),
+        ({"type": "string", "enum": ["a", "bb"], "maxLength": 1}, "bb", False, False),
+        ({"type": ["string", "null"], "enum": ["a"]}, None, False, True),  # null read as absent, with a notice
+        ({"type": "integer", "exclusiveMinimum": 2.5, "multipleOf": 2.0}, 4, True, True),
+        ({"type": "integer", "exclusiveMinimum": 2.5}, 2, False, False),
+        ({"type": "integer", "format": "int32"}, 2**31, False, False),
+        ({"type": "number", "maximum": 1e308}, float("inf"), False, False),
+        ({"type": "string", "format": "int32"}, "x", True, True),
+    ],
+)
+def test_fast_path_keywords_at_their_edges(node: dict[str, Any], value: Any, taken: bool, ok: bool) -> None:
+    tool = _tool({"type": "object", "properties": {"v": node}}, Policy(clamp=False))
+    assert tool is not None
+    assert tool._cache["fast_path"] is not None
+    quick = tool._cache["fast_path"]({"v": value})
+    full = _full(tool, {"v": value})
+    assert (quick is not None) == taken
+    assert full.ok == ok
+    assert quick is None or _shape(quick) == _shape(full)
+
+
 def test_schemas_beyond_the_fast_subset_get_no_fast_path() -> None:
     nested = {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "integer"}}}}}
     step = {"type": "object", "properties": {"a": {"type": "number", "multipleOf": 0.1}}}

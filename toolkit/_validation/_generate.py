@@ -183,7 +183,7 @@ class _Writer:
         if not values or not all(isinstance(v, str) for v in values):
             raise _Decline  # non-string members are read back from the declaration's strings: the full way
         if "enum" in schema and "const" in schema:
-            return frozenset(values) if schema["const"] in schema["enum"] else frozenset()
+            return frozenset([schema["const"]]) if schema["const"] in schema["enum"] else frozenset()
         return frozenset(values)
 
     def anything(self, var: str, budget: int) -> str:
