@@ -329,3 +329,13 @@ def test_optional_wrappers_answer_as_the_general_union_does_at_the_edges(
         expected = [_shape(_full(general, {"v": value})) for value in values]
     assert special is not None
     assert [_shape(_full(special, {"v": value})) for value in values] == expected
+
+
+def test_defaults_fill_absent_properties_beside_unlisted_keys() -> None:
+    """As many unlisted keys as absent declared ones: the defaults are still filled in (an open object)."""
+    schema = {"type": "object", "properties": {"a": {"type": "integer", "default": 1}, "b": {}}}
+    tool = _tool(schema, Policy(unlisted_properties="allow"))
+    assert tool is not None
+    result = tool.validate({"x": 1, "y": 2})
+    assert result.data == {"x": 1, "y": 2, "a": 1}
+    assert [notice.action for notice in result.notices] == ["defaulted"]

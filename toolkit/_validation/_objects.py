@@ -130,6 +130,7 @@ def object_check(
         out: dict[str, Any] = {}
         dropped: list[str] | None = None
         unevaluated: list[str] | None = None
+        undeclared = 0
         for key, item in value.items():
             accept = quick.get(key)
             if accept is not None and accept(item):  # simple value, valid and unchanged: the common case
@@ -137,6 +138,7 @@ def object_check(
                 continue
             child = children.get(key)
             if child is None:
+                undeclared += 1
                 if not other(key, item, loc, run, out):
                     unevaluated = [*(unevaluated or ()), key]
             elif item is None and null_as_absent and key not in required_set and not is_nullable(key):
@@ -154,7 +156,7 @@ def object_check(
         for key in required:
             if key not in value:
                 run.error((loc, key), "missing", "missing required field", missing(key))
-        if dropped or len(value) < len(children):
+        if dropped or len(value) - undeclared < len(children):  # a declared property is absent
             _record_defaults(value, defaults, dropped or [], loc, run)
         if counted:
             _count_checks(value, dropped or [], low, high, dependent, loc, run)
