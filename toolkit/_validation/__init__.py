@@ -44,8 +44,10 @@ from toolkit._validation._admit import MAX_ARGUMENT_SIZE, admit, too_large
 from toolkit._validation._checks import MAX_DEPTH, MAX_FIELD_ERRORS, Check, Run, short
 from toolkit._validation._compile import Options, compile_schema
 from toolkit._validation._expected import type_name
+from toolkit._validation._generate import fast_path
 from toolkit._validation._invoke import safe_message
 from toolkit._validation._objects import apply_defaults
+from toolkit._validation._results import invalid_result, ok_result
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
@@ -78,6 +80,7 @@ def compiled(tool: Tool) -> Check:
         except ToolkitError as error:
             tool._cache["validator_error"] = error
             raise
+        tool._cache["fast_path"] = fast_path(tool.contract.args_schema, options_for(tool))
         tool._cache["validator"] = check
     return check
 
@@ -131,13 +134,20 @@ def _invalid(run: Run) -> ToolResult:
         total = len(run.errors) + run.more
         notices = (Notice("", "errors_truncated", f"{run.more:,} more field errors ({total:,} in all) are not "
                           f"shown; fix these {len(run.errors)} and call again", to=run.more),)  # fmt: skip
-    return ToolResult("invalid_arguments", errors=tuple(run.errors), notices=notices)
+    return invalid_result(tuple(run.errors), notices)
 
 
 def validate(tool: Tool, args: Any) -> ToolResult:
     """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args."""
-    check = tool._cache.get("validator") or compiled(tool)
     if type(args) is dict:  # the common case: a dict straight from the model's function call
+        try:
+            fast = tool._cache["fast_path"]
+        except KeyError:  # not compiled yet
+            fast = None
+        if fast is not None and (result := fast(args)) is not None:
+            return _run_domain_on(tool.domain_checks, result) if tool.domain_checks else result
+    check = tool._cache.get("validator") or compiled(tool)
+    if type(args) is dict:
         value = args
     else:
         value, problem = _parse(args)
@@ -161,7 +171,15 @@ def validate(tool: Tool, args: Any) -> ToolResult:
             return refused
         if refused:
             return ToolResult("rejected", errors=refused, notices=notices)
-    return ToolResult("ok", data=cleaned, notices=notices)
+    return ok_result(cleaned, notices)
+
+
+def _run_domain_on(checks: Iterable[DomainCheck], result: ToolResult) -> ToolResult:
+    """The domain checks' verdict on an ok result from the fast path (see :func:`validate`)."""
+    refused = _run_domain(checks, result.data)
+    if isinstance(refused, ToolResult):
+        return refused
+    return ToolResult("rejected", errors=refused, notices=result.notices) if refused else result
 
 
 def _run_domain(checks: Iterable[DomainCheck], cleaned: Mapping[str, Any]) -> tuple[FieldError, ...] | ToolResult:

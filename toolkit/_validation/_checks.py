@@ -303,6 +303,7 @@ def pattern_check(schema: Mapping[str, Any], description: str | None) -> Check |
     if not isinstance(pattern, str):
         return None
     search = searcher(compile_pattern(pattern))
+    expected = once(lambda: clause(description, (), _PATTERN_WORDS) or f"string matching {pattern}")
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is str:
@@ -310,9 +311,7 @@ def pattern_check(schema: Mapping[str, Any], description: str | None) -> Check |
             if found is None:
                 run.error(loc, "pattern_too_slow", slow_problem(pattern, value), SLOW_EXPECTED)
             elif not found:
-                expected = clause(description, (), _PATTERN_WORDS)
-                run.error(loc, "pattern_mismatch", f"{short(value)} does not match the pattern {pattern}",
-                          expected or f"string matching {pattern}")  # fmt: skip
+                run.error(loc, "pattern_mismatch", f"{short(value)} does not match the pattern {pattern}", expected())
         return value
 
     return check
@@ -323,11 +322,11 @@ def format_check(name: str, description: str | None) -> Check | None:
     if test is None:
         return None
     noun = name.replace("-", " ")
+    expected = once(lambda: clause(description, (), FORMAT_WORDS.get(name, ())) or FORMAT_PHRASES[name])
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is str and not test(value):
-            found = clause(description, (), FORMAT_WORDS.get(name, ()))
-            run.error(loc, "bad_format", f"{short(value)} is not a valid {noun}", found or FORMAT_PHRASES[name])
+            run.error(loc, "bad_format", f"{short(value)} is not a valid {noun}", expected())
         return value
 
     return check

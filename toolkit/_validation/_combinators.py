@@ -15,9 +15,9 @@ from typing import Any
 from toolkit._canonical import JSON_TYPES
 from toolkit._refs import Resolve, TypeSet, follow
 from toolkit._validation._checks import Check, Run, short
-from toolkit._validation._expected import Loc, declared_texts, describe, type_name
+from toolkit._validation._expected import Loc, declared_texts, describe, once, type_name
 
-__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check"]
+__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check", "optional_check"]
 
 _ALL = JSON_TYPES
 
@@ -105,6 +105,33 @@ def branch_check(
             run.absorb(matched[0])
             return matched[1]
         _report(value, loc, run, tried, types, schema)
+        return value
+
+    return check
+
+
+def optional_check(node: Check, types: TypeSet, schema: Mapping[str, Any]) -> Check:
+    """``anyOf``/``oneOf`` of ``{type: null}`` and a branch whose own ``type`` refuses null: an optional value.
+
+    The answer :func:`branch_check` gives, with fewer probes: ``null`` takes the null branch and nothing else
+    (the other branch fails on its type); any other value can only match the other branch, so a value of a
+    type that branch takes (``types``) meets it alone, and its errors are the ones reported; a value of another
+    type (which the branch may still take: ``1`` is ``1.0``) is tried in a probe, and ``wrong_type`` when the
+    branch refuses it.
+    """
+    expected = once(lambda: describe(schema))
+
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        if value is None:
+            return None
+        if _accepts(types, value):
+            return node(value, loc, run)
+        probe = run.probe()
+        cleaned = node(value, loc, probe)
+        if not probe.errors:
+            run.absorb(probe)
+            return cleaned
+        run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not accepted here", expected())
         return value
 
     return check

@@ -59,7 +59,15 @@ from toolkit._validation._checks import (
     short,
     type_check,
 )
-from toolkit._validation._combinators import NO_DEFAULT, branch_check, core, declared_strings, default_of, not_check
+from toolkit._validation._combinators import (
+    NO_DEFAULT,
+    branch_check,
+    core,
+    declared_strings,
+    default_of,
+    not_check,
+    optional_check,
+)
 from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import Loc
 from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
@@ -263,7 +271,12 @@ class _Compiler:
             if isinstance(branches, list) and branches:
                 nodes = [self.compile(b, description, declared=declared) for b in branches]
                 types = [schema_types(b, self.resolve) for b in branches]
-                out.append(branch_check(keyword, nodes, types, schema, description))
+                nulls = [i for i, b in enumerate(branches) if _null_only(b)]
+                other = 1 - nulls[0] if len(branches) == 2 and len(nulls) == 1 else 0
+                if len(branches) == 2 and len(nulls) == 1 and self.refuses_null(branches[other]):
+                    out.append(optional_check(nodes[other], types[other], schema))
+                else:
+                    out.append(branch_check(keyword, nodes, types, schema, description))
         for sub in schema.get("allOf") or []:
             out.append(self.compile(sub, description, declared=declared))
         if "not" in schema:
@@ -271,6 +284,16 @@ class _Compiler:
         if "if" in schema and ("then" in schema or "else" in schema):
             out.append(self.conditional(schema, description, declared))
         return out
+
+    def refuses_null(self, schema: Any) -> bool:
+        """Whether ``schema`` (behind plain references) has a ``type`` of its own that refuses ``null``."""
+        for _ in range(MAX_REF_HOPS):
+            if not isinstance(schema, Mapping) or "$ref" not in schema or not _plain_reference(schema):
+                break
+            schema = self.resolve(schema["$ref"])
+        kinds = schema.get("type") if isinstance(schema, Mapping) else None
+        named = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else ["null"]
+        return "null" not in named and schema.get("nullable") is not True
 
     def conditional(self, schema: Mapping[str, Any], description: str | None, declared: bool) -> Check:
         test = self.compile(schema["if"], declared=False)
@@ -394,6 +417,15 @@ class _Compiler:
         items = self.compile(schema["items"], entry=True, declared=declared) if "items" in schema else None
         contains = self.compile(schema["contains"], entry=True, declared=declared) if "contains" in schema else None
         return array_check(schema, prefix, items, contains, description)
+
+
+def _null_only(schema: Any) -> bool:
+    """``{type: null}`` with nothing else the validator reads."""
+    return (
+        isinstance(schema, Mapping)
+        and schema.get("type") == "null"
+        and all(key == "type" or key not in VALIDATION_KEYWORDS for key in schema)
+    )
 
 
 def _read_only(schema: Any) -> bool:

@@ -72,8 +72,14 @@ def format_path(loc: Loc) -> str:
     return out
 
 
-type_name = json_type
-"""The JSON type of a value, as the model would name it (see :func:`toolkit._canonical.json_type`)."""
+_EXACT_NAMES = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
+_EXACT_NAMES[type(None)] = "null"
+
+
+def type_name(value: Any) -> str:
+    """The JSON type of a value, as the model would name it (see :func:`toolkit._canonical.json_type`, which
+    answers for every value; the exact JSON types are looked up first, as they are what arguments hold)."""
+    return _EXACT_NAMES.get(type(value)) or json_type(value)
 
 
 _LOG10_2 = 0.30102999566398120
@@ -109,8 +115,19 @@ def _outline(value: Any) -> str:
     return f"a Python {kind.__name__}"
 
 
+_STRING_TEXT: Callable[[str], str] = json.encoder.encode_basestring  # what json.dumps writes for a str
+_SMALL_INT = 2**64
+
+
 def json_text(value: Any, width: int) -> str:
     """``value`` as compact JSON cut to ``width`` characters; an outline where JSON cannot write it. Never raises."""
+    kind = type(value)
+    if kind is str:  # the common cases, written as json.dumps writes them, without its encoder set-up
+        text = _STRING_TEXT(value)
+        return text if len(text) <= width else text[: width - 3] + "..."
+    if kind is int and -_SMALL_INT < value < _SMALL_INT:
+        text = int.__repr__(value)
+        return text if len(text) <= width else text[: width - 3] + "..."
     try:
         text = json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError, RecursionError):  # huge ints, keys that are not strings, cycles, NaN, objects

@@ -38,6 +38,8 @@ def _number(value: Any) -> bool:
 
 def fast_predicate(schema: Any) -> Predicate | None:
     """A predicate for a simple scalar schema (see the module docstring), or ``None``."""
+    if isinstance(schema, Mapping) and ("anyOf" in schema or "oneOf" in schema):
+        return _optional(schema)
     if not isinstance(schema, Mapping) or not schema.keys() <= _SIMPLE or any(k.startswith("x-") for k in schema):
         return None
     kind = schema.get("type")
@@ -48,6 +50,28 @@ def fast_predicate(schema: Any) -> Predicate | None:
     if kind == "boolean" and "enum" not in schema:
         return lambda v: type(v) is bool
     return None
+
+
+_NULL = {"type": "null"}
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "example", "deprecated", "$comment"})
+
+
+def _optional(schema: Mapping[str, Any]) -> Predicate | None:
+    """``anyOf``/``oneOf`` ``[X, {type: null}]`` (either order, nothing else beside it but annotations) of a simple
+    scalar or array X: null passes unchanged (the property accepts it), X's values as X's predicate says."""
+    keyword = "anyOf" if "anyOf" in schema else "oneOf"
+    branches = schema[keyword]
+    rest = schema.keys() - {keyword}
+    if not rest <= _ANNOTATIONS or not isinstance(branches, list) or len(branches) != 2:
+        return None
+    if _NULL not in branches:
+        return None
+    other = branches[1] if branches[0] == _NULL else branches[0]
+    inner = fast_predicate(other) if isinstance(other, Mapping) and "anyOf" not in other else None
+    inner = inner or fast_array_predicate(other)
+    if inner is None or inner(None):
+        return None
+    return lambda v: v is None or inner(v)
 
 
 _ARRAY = frozenset({"type", "items", "minItems", "maxItems", "description", "title", "default", "examples"})

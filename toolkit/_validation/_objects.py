@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._canonical import json_copy
 from toolkit._refs import silent_on_unlisted
 from toolkit._validation._checks import MAX_DEPTH, Check, Run, Search, short, slow_problem
-from toolkit._validation._expected import Loc, describe
+from toolkit._validation._expected import Loc, describe, once
 
 if TYPE_CHECKING:
     from toolkit._validation._compile import Options
@@ -52,11 +52,12 @@ def known_list(names: list[str]) -> str:
     return f"only the declared fields: {shown}" if names else "no fields"
 
 
-def _unknown(run: Run, loc: Loc, key: str, names: list[str]) -> None:
+def _unknown(run: Run, loc: Loc, key: str, known: Callable[[], str]) -> None:
+    """``key`` is not allowed; ``known`` gives the words that list the declared fields (built once)."""
     if run.full:
         run.more += 1
     else:
-        run.error((loc, key), "unknown_property", f"unknown property {short(key)}", known_list(names))
+        run.error((loc, key), "unknown_property", f"unknown property {short(key)}", known())
 
 
 def object_check(
@@ -85,6 +86,7 @@ def object_check(
     quick = {} if patterns or names is not None else dict(fast or {})
     counted = bool(low or high is not None or dependent)
     declared = list(children)
+    known = once(lambda: known_list(declared))
     missing_phrase: dict[str, str] = {}
 
     def missing(key: str) -> str:
@@ -111,7 +113,7 @@ def object_check(
             out[key] = value
             return False
         if extra is None:
-            _unknown(run, loc, key, declared)
+            _unknown(run, loc, key, known)
             return True
         out[key] = extra(value, (loc, key), run)
         return True
@@ -128,6 +130,7 @@ def object_check(
         out: dict[str, Any] = {}
         dropped: list[str] | None = None
         unevaluated: list[str] | None = None
+        undeclared = 0
         for key, item in value.items():
             accept = quick.get(key)
             if accept is not None and accept(item):  # simple value, valid and unchanged: the common case
@@ -135,6 +138,7 @@ def object_check(
                 continue
             child = children.get(key)
             if child is None:
+                undeclared += 1
                 if not other(key, item, loc, run, out):
                     unevaluated = [*(unevaluated or ()), key]
             elif item is None and null_as_absent and key not in required_set and not is_nullable(key):
@@ -152,7 +156,7 @@ def object_check(
         for key in required:
             if key not in value:
                 run.error((loc, key), "missing", "missing required field", missing(key))
-        if dropped or len(value) < len(children):
+        if dropped or len(value) - undeclared < len(children):  # a declared property is absent
             _record_defaults(value, defaults, dropped or [], loc, run)
         if counted:
             _count_checks(value, dropped or [], low, high, dependent, loc, run)
@@ -291,6 +295,7 @@ def unevaluated_check(inner: Check, extra: Check | None, listed: Callable[[], tu
     and whether patterns or additional properties make the list incomplete): the branch's own errors say the
     rest.
     """
+    known = once(lambda: known_list(listed()[0]))
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is not dict:
@@ -307,9 +312,8 @@ def unevaluated_check(inner: Check, extra: Check | None, listed: Callable[[], tu
             rest = [] if loose else [key for key in rest if key not in names]
         if rest and type(out) is dict:
             if extra is None:
-                declared = listed()[0]
                 for key in rest:
-                    _unknown(run, loc, key, declared)
+                    _unknown(run, loc, key, known)
             else:
                 out = dict(out)
                 items, run.props, run.items = run.items, None, None

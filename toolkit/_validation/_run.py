@@ -15,6 +15,7 @@ from toolkit._codes import FieldCode, NoticeAction
 from toolkit._envelope import UNSET, FieldError, Notice
 from toolkit._validation._expected import Loc, format_path, json_text
 from toolkit._validation._pattern import MATCH_TIME_LIMIT
+from toolkit._validation._results import field_error
 
 __all__ = ["MAX_DEPTH", "MAX_FIELD_ERRORS", "SEARCH_BUDGET", "Check", "Run", "json_key", "short"]
 
@@ -24,6 +25,12 @@ MAX_FIELD_ERRORS = 50
 """The most field errors one envelope carries; an ``errors_truncated`` notice counts the rest."""
 SEARCH_BUDGET = 2 * MATCH_TIME_LIMIT
 """Seconds one run may spend searching patterns that have no linear-time twin (they may backtrack)."""
+
+
+_PATHS: dict[Loc, str] = {}
+"""Field paths by location: the same fields recur call after call (a plain dict answers faster than a cache
+wrapper; it is emptied when it reaches :data:`_MAX_PATHS`)."""
+_MAX_PATHS = 4096
 
 
 class Run:
@@ -50,7 +57,12 @@ class Run:
 
     def error(self, loc: Loc, code: FieldCode, problem: str, expected: str) -> None:
         if len(self.errors) < MAX_FIELD_ERRORS:
-            self.errors.append(FieldError(format_path(loc), code, problem, expected))
+            path = _PATHS.get(loc)
+            if path is None:
+                if len(_PATHS) >= _MAX_PATHS:
+                    _PATHS.clear()
+                path = _PATHS[loc] = format_path(loc)
+            self.errors.append(field_error(path, code, problem, expected))
         else:
             self.more += 1
 
