@@ -19,6 +19,7 @@ from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._commands import reference
 from toolkit._diff._rules import RULES
 from toolkit._exceptions import ERROR_SLUGS
+from toolkit._lowering._budget import REDUCTIONS
 from toolkit._lowering._dialect import DIALECT_SLUGS
 from toolkit._openapi._refusal import SLUGS
 from toolkit.cli import main
@@ -614,6 +615,7 @@ def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None
         "Exception slugs": sorted(ERROR_SLUGS),
         "Refusal slugs": sorted(SLUGS),
         "Dialect refusal slugs": sorted(DIALECT_SLUGS),
+        "Declaration reductions": list(REDUCTIONS),  # in the order they are tried
     }
     assert f"| `bad_signature` | SignatureError | {ERROR_SLUGS['bad_signature'].meaning} |" in subsections[2]
 
