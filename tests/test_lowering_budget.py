@@ -309,6 +309,67 @@ def test_the_summary_reports_each_tool_and_the_total() -> None:
     assert declarations["reduced"] == 0
 
 
+# -- where an author sees it -------------------------------------------------------------------------------------
+def _big_spec() -> dict[str, Any]:
+    node = json.loads(json.dumps(recursive_tree()["$defs"]["Node"]).replace("#/$defs/", "#/components/schemas/"))
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}
+    spec = _spec(grow={"method": "post", "requestBody": body}, small={})
+    spec["components"] = {"schemas": {"Node": node}}
+    return spec
+
+
+def test_lower_summary_shows_each_declaration_size_and_the_total(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from rich.console import Console
+
+    from toolkit._commands import lower
+    from toolkit.cli import main
+
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(_big_spec()), encoding="utf-8")
+    assert main(["lower", str(spec), "--all", "--summary", "--json"]) == 0
+    declarations = json.loads(capsys.readouterr().out)["declarations"]
+    toolset = tk.from_openapi(spec, "api", select="all")
+    grown = toolset["api_grow"]
+    assert declarations["tools"]["api_grow"] == {
+        "bytes": size_of(grown.declaration),
+        "tokens": tokens(size_of(grown.declaration)),
+        "before": size_of(tk.from_openapi(spec, "api", select="all", budget=None)["api_grow"].declaration),
+        "reductions": ["depth"],
+    }
+    assert declarations["bytes"] == sum(size_of(t.declaration) for t in toolset)
+    assert declarations["reduced"] == 1
+    console = Console(record=True, width=200)
+    lower._sizes_table(console, declarations)
+    text = console.export_text()
+    assert f"declarations: {declarations['bytes']:,} bytes, ~{declarations['tokens']:,} tokens; 1 tool reduced" in text
+    grow_row = next(line for line in text.splitlines() if "api_grow" in line)
+    assert [cell.strip() for cell in grow_row.split("│")[1:6]] == [
+        "api_grow",
+        f"{grown.declaration_bytes:,}",
+        f"{grown.declaration_tokens:,}",
+        f"{declarations['tools']['api_grow']['before']:,}",
+        "depth",
+    ]
+
+
+def test_the_tool_and_toolset_displays_show_size_tokens_and_what_was_cut() -> None:
+    toolset = tk.from_openapi(_big_spec(), "api", select="all")
+    grown = toolset["api_grow"]
+    fit = grown.budget_fit
+    assert fit is not None
+    cut = f"(cut from {fit.before:,} to fit the 8,192-byte budget: depth)"
+    note = f"{fit.after:,} bytes, ~{tokens(fit.after):,} tokens {cut}"
+    bundle = grown._repr_mimebundle_()
+    assert f"declaration ({note}):" in bundle["text/plain"]
+    assert "Declaration (" in bundle["text/html"]
+    text = toolset._repr_mimebundle_()["text/plain"]
+    assert f"{toolset.declaration_bytes:,} bytes of declarations, ~{toolset.declaration_tokens:,} tokens" in text
+    assert f"{grown.declaration_bytes:,}*" in text
+    assert "* reduced to fit its budget" in text
+
+
 # -- the Kubernetes spec: every declaration within the default budget, or refused ---------------------------------
 @pytest.mark.corpus
 @pytest.mark.timeout(120)

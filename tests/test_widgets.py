@@ -55,7 +55,8 @@ def test_declaration_view_shows_the_exact_json_and_a_copy_box() -> None:
     assert view.copy_button.description == "Hide plain JSON"
     assert "tk-json-key" in view.code.value
     assert "navigator.clipboard.writeText" in view.code.value
-    assert _text(view) == f"Declaration of orders_get: 5 parameters, {len(view.text.encode())} bytes"
+    size = len(json.dumps(view.tool.declaration, separators=(",", ":"), ensure_ascii=False).encode())
+    assert _text(view) == f"Declaration of orders_get: 5 parameters, {size:,} bytes, ~{-(-size // 4):,} tokens"
     _assert_stable_widget_bundle(view)
 
 
