@@ -238,15 +238,13 @@ def _within(size: Callable[[int, int], int], steps: int, budget: int, depth: int
 
 
 def _deepest(fits: Callable[[int], bool], high: int) -> int:
-    """The largest depth in ``0..high`` that ``fits`` (0 is known to fit), by bisection."""
-    low = 0
-    while low < high:
-        middle = (low + high + 1) // 2
-        if fits(middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
+    """The largest depth in ``0..high`` up to which every depth ``fits`` (0 is known to fit). The search climbs
+    from 0: a declaration over budget is usually far over, so the depth that fits is small, and lowerings at
+    small depths are the cheap ones (bisection would start with a lowering half as deep as the full one)."""
+    depth = 0
+    while depth < high and fits(depth + 1):
+        depth += 1
+    return depth
 
 
 def _result(
