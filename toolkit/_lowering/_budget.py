@@ -15,7 +15,7 @@ rarely sent whole); over it, the largest tools are refused first, slug ``over_to
 **Reductions**, in this order; each is taken only when the ones before it cannot fit, and each is recorded as
 :class:`~toolkit.Loss` records (the validator still enforces the full ``args_schema``):
 
-1. ``depth``: references are inlined less deep; the largest depth below the default whose declaration fits.
+1. ``depth``: references are inlined less deep: the deepest that fits, climbing from none inlined.
    Each reference cut is a ``$ref`` loss at the node that holds it (recursive and shared definitions go first:
    they are the ones nested deepest).
 2. ``descriptions``: descriptions of nodes below the top-level arguments are dropped (a ``description`` loss
@@ -25,10 +25,13 @@ rarely sent whole); over it, the largest tools are refused first, slug ``over_to
 4. ``first_sentences``: the top-level arguments' descriptions are cut to their first sentence (a
    ``description`` loss holding the whole text); the tool's own description is the author's and stays.
 
-When step 2 or 3 is needed, the reference depth is then raised back as far as still fits with it. When
+When step 2, 3 or 4 is needed, the reference depth is then raised back as far as still fits with it. When
 nothing fits (the tool's own description and top-level arguments alone are over the budget),
 :func:`fit` raises :class:`~toolkit.SchemaError` with slug ``declaration_over_budget``: ``from_openapi``
 refuses the operation with that slug, ``from_function`` raises it.
+
+The budget is the ``gemini`` declaration's (``tool.declaration``, the default dialect); the other dialects'
+payloads are lowered from ``args_schema`` on demand, as they are.
 """
 
 from __future__ import annotations
