@@ -208,17 +208,55 @@ def test_argument_descriptions_are_cut_to_their_first_sentence_last() -> None:
     assert_sendable(tool)
 
 
+def deep_inline(levels: int = 5, width: int = 6) -> dict[str, Any]:
+    """Objects written out inline ``levels`` deep, ``width`` fields each: nothing but nesting can make it fit."""
+    node: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        node = {"type": "object", "properties": {f"field_{i}": node for i in range(width)}, "required": ["field_0"]}
+    return {"type": "object", "properties": {"config": node}, "required": ["config"]}
+
+
+def test_inline_objects_are_cut_below_the_deepest_level_that_fits_last_of_all() -> None:
+    schema = deep_inline()
+    tool = build(schema, budget=4000)
+    fit = tool.budget_fit
+    assert fit is not None
+    assert fit.reductions == ("nesting",)
+    cut = [loss for loss in tool.losses if loss.keyword == ""]
+    assert cut
+    levels = {loss.path.count("/properties/") for loss in cut}
+    assert len(levels) == 1  # one level, the deepest that fits
+    assert build(schema, budget=4000).declaration == tool.declaration
+    for loss in cut:
+        node = node_at(schema, loss.path)
+        assert node["type"] == "object"
+        assert "properties" in node
+        shown = tool.declaration["parameters"]
+        for name in loss.path.split("/properties/")[1:]:
+            shown = shown["properties"][name]
+        assert shown == {"type": "OBJECT"}
+    config: dict[str, Any] = {"field_0": 5}
+    for _ in range(4):
+        config = {"field_0": config}
+    result = tool.validate({"config": config})
+    assert result.status == "invalid_arguments"  # the innermost field is a string, five objects down: enforced
+    assert [error.code for error in result.errors] == ["wrong_type"]
+    config["field_0"]["field_0"]["field_0"]["field_0"]["field_0"] = "x"
+    assert tool.validate({"config": config}).status == "ok"
+    assert_sendable(tool)
+
+
 def test_the_order_of_reductions_is_the_documented_one() -> None:
-    assert list(REDUCTIONS) == ["depth", "descriptions", "enums", "first_sentences"]
+    assert list(REDUCTIONS) == ["depth", "descriptions", "enums", "first_sentences", "nesting"]
     assert set(REDUCTIONS) == set(Reduction.__args__)
 
 
-@pytest.mark.parametrize("budget", [300, 1200, 2000, 4000, 8192, 20_000])
+@pytest.mark.parametrize("budget", [120, 300, 1200, 2000, 4000, 8192, 20_000])
 def test_every_budget_is_met_or_refused(budget: int) -> None:
     schema = recursive_tree()
     schema["properties"]["other"] = nested_inline()["properties"]["payload"]
     unbounded = build(schema, budget=None)
-    if budget < 500:  # the arguments' own names, types and first sentences alone are more than that
+    if budget < 200:  # the tool's name and description and the arguments' names alone are more than that
         with pytest.raises(SchemaError) as caught:
             build(schema, budget=budget)
         assert caught.value.slug == "declaration_over_budget"

@@ -24,6 +24,10 @@ rarely sent whole); over it, the largest tools are refused first, slug ``over_to
    says how many values there are and names the first three (an ``enum`` loss holding the values).
 4. ``first_sentences``: the top-level arguments' descriptions are cut to their first sentence (a
    ``description`` loss holding the whole text); the tool's own description is the author's and stays.
+5. ``nesting``: objects written out inline (no reference to cut) are sent as a bare ``OBJECT`` below some
+   level, the deepest level that fits, from 6 (an argument is level 1, its fields level 2) up to the
+   arguments themselves; a loss at each such object, with the keyword ``""`` (the whole subtree, as the
+   walker's own nesting cut reports it).
 
 When step 2, 3 or 4 is needed, the reference depth is then raised back as far as still fits with it. When
 nothing fits (the tool's own description and top-level arguments alone are over the budget),
@@ -71,16 +75,22 @@ LARGE_ENUM = 32
 _KEPT_LEVEL = 1
 """Nodes at this level or above keep their descriptions (0: the parameters object, 1: the arguments)."""
 
-Reduction = Literal["depth", "descriptions", "enums", "first_sentences"]
+Reduction = Literal["depth", "descriptions", "enums", "first_sentences", "nesting"]
 REDUCTIONS: Mapping[str, str] = {
     "depth": "references inlined less deep (each cut reference is a `$ref` loss)",
     "descriptions": "descriptions of nodes below the top-level arguments dropped (`description` losses)",
     "enums": f"enums of more than {LARGE_ENUM} values sent as a plain string, their size and first values "
     "described (`enum` losses)",
     "first_sentences": "the top-level arguments' descriptions cut to their first sentence (`description` losses)",
+    "nesting": "objects nested deeper than some level sent as a bare OBJECT, without their properties (losses at "
+    'each, keyword `""`: the whole subtree)',
 }
 """The reductions in the order they are tried, with what each does (:func:`fit`)."""
-_ORDER: tuple[Reduction, ...] = ("depth", "descriptions", "enums", "first_sentences")
+_ORDER: tuple[Reduction, ...] = ("depth", "descriptions", "enums", "first_sentences", "nesting")
+_NESTING = (6, 5, 4, 3, 2, 1)
+"""The levels below which the ``nesting`` reduction cuts objects, tried in this order."""
+_STAGES = 3 + len(_NESTING)
+"""Reduction stages after ``depth``: 1 descriptions, 2 enums, 3 first sentences, 4… nesting at each level."""
 _SENTENCE = re.compile(r"(.{10,}?[.!?])\s", re.DOTALL)
 
 
@@ -165,8 +175,8 @@ def _probe(schema: Mapping[str, Any], depth: int) -> _Probe:
 
 # -- the reductions on a lowered tree (a copy; the probe is never changed) -----------------------------------
 def _reduce(probe: _Probe, steps: int, losses: dict[tuple[str, str], Loss]) -> dict[str, Any]:
-    """The probe's schema after the first ``steps`` reductions past ``depth`` (1: descriptions, 2: enums,
-    3: first sentences)."""
+    """The probe's schema after the first ``steps`` reduction stages past ``depth`` (1: descriptions, 2: enums,
+    3: first sentences, 4 and on: objects cut at each level of :data:`_NESTING` in turn)."""
     return _node(probe.schema, 0, probe.origins, steps, losses)
 
 
@@ -189,6 +199,9 @@ def _node(
         if first is not None:
             losses.setdefault((path, "description"), Loss(path, "description", out["description"], _CUT))
             out["description"] = first.group(1)
+    if steps >= 4 and level >= _NESTING[steps - 4] and "properties" in out:
+        losses.setdefault((path, ""), Loss(path, "", "...", _BARE.format(level=level)))
+        return {key: out[key] for key in ("type", "description", "nullable") if key in out}
     if "properties" in out:
         out["properties"] = {k: _node(v, level + 1, origins, steps, losses) for k, v in out["properties"].items()}
     if "items" in out:
@@ -199,6 +212,7 @@ def _node(
 
 
 _DROPPED = "a description below the top-level arguments, dropped to fit the declaration budget"
+_BARE = "an object at level {level} of the arguments, sent without its properties to fit the declaration budget"
 _CUT = "an argument's description cut to its first sentence to fit the declaration budget"
 _SHORTENED = (
     f"an enum of more than {LARGE_ENUM} values, sent as a plain string (the description gives the count and the "
@@ -222,11 +236,11 @@ def fit(contract: ToolContract, lowered: Lowered, budget: int | None, max_depth:
         return _size(contract, _reduce(probes[depth], steps, {}) if steps else probes[depth].schema)
 
     if has_arguments(contract):
-        for steps in range(len(_ORDER)):
+        for steps in range(_STAGES + 1):
             if size(0, steps) <= budget:
                 depth = _deepest(partial(_within, size, steps, budget), max_depth - 1 if steps == 0 else max_depth)
                 return _result(contract, lowered, probes[depth], steps, budget, before, max_depth)
-    smallest = size(0, len(_ORDER) - 1) if has_arguments(contract) else before
+    smallest = size(0, _STAGES) if has_arguments(contract) else before
     raise SchemaError(
         f"the declaration of {contract.name!r} is {before:,} bytes (~{tokens(before):,} tokens) and still "
         f"{smallest:,} bytes with every reduction ({', '.join(_ORDER)}), over its budget of {budget:,} bytes: raise "
@@ -256,7 +270,9 @@ def _result(
     extra: dict[tuple[str, str], Loss] = {}
     schema = _reduce(probe, steps, extra) if steps else dict(probe.schema)
     reasons = {loss.reason for loss in extra.values()}
-    taken = [step for step, reason in zip(_ORDER[1:], (_DROPPED, _SHORTENED, _CUT), strict=True) if reason in reasons]
+    taken = [step for step, reason in zip(_ORDER[1:4], (_DROPPED, _SHORTENED, _CUT), strict=True) if reason in reasons]
+    if any(loss.keyword == "" for loss in extra.values()):
+        taken.append("nesting")
     losses = list(probe.losses)
     if probe.depth < max_depth:
         taken.insert(0, "depth")
