@@ -356,42 +356,6 @@ def _big_spec() -> dict[str, Any]:
     return spec
 
 
-def test_lower_summary_shows_each_declaration_size_and_the_total(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    from rich.console import Console
-
-    from toolkit._commands import lower
-    from toolkit.cli import main
-
-    spec = tmp_path / "api.json"
-    spec.write_text(json.dumps(_big_spec()), encoding="utf-8")
-    assert main(["lower", str(spec), "--all", "--summary", "--json"]) == 0
-    declarations = json.loads(capsys.readouterr().out)["declarations"]
-    toolset = tk.from_openapi(spec, "api", select="all")
-    grown = toolset["api_grow"]
-    assert declarations["tools"]["api_grow"] == {
-        "bytes": size_of(grown.declaration),
-        "tokens": tokens(size_of(grown.declaration)),
-        "before": size_of(tk.from_openapi(spec, "api", select="all", budget=None)["api_grow"].declaration),
-        "reductions": ["depth"],
-    }
-    assert declarations["bytes"] == sum(size_of(t.declaration) for t in toolset)
-    assert declarations["reduced"] == 1
-    console = Console(record=True, width=200)
-    lower._sizes_table(console, declarations)
-    text = console.export_text()
-    assert f"declarations: {declarations['bytes']:,} bytes, ~{declarations['tokens']:,} tokens; 1 tool reduced" in text
-    grow_row = next(line for line in text.splitlines() if "api_grow" in line)
-    assert [cell.strip() for cell in grow_row.split("│")[1:6]] == [
-        "api_grow",
-        f"{grown.declaration_bytes:,}",
-        f"{grown.declaration_tokens:,}",
-        f"{declarations['tools']['api_grow']['before']:,}",
-        "depth",
-    ]
-
-
 def test_the_tool_and_toolset_displays_show_size_tokens_and_what_was_cut() -> None:
     toolset = tk.from_openapi(_big_spec(), "api", select="all")
     grown = toolset["api_grow"]
