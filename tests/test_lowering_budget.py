@@ -112,6 +112,19 @@ def test_a_declaration_within_its_budget_is_left_as_lowered() -> None:
     assert roomy.budget_fit.reductions == ()
 
 
+def test_the_reductions_start_from_the_declarations_own_lowering() -> None:
+    """The budget lowers again with a walker that remembers where each node came from; at the full depth it
+    gives exactly what ``lower`` gives, so a reduction never changes what it does not reduce."""
+    from toolkit._lowering import DEFAULT_MAX_DEPTH, lower
+    from toolkit._lowering._budget import _probe
+
+    for schema in (recursive_tree(), nested_inline()):
+        probe = _probe(schema, DEFAULT_MAX_DEPTH)
+        lowered = lower(schema)
+        assert probe.schema == lowered.schema
+        assert probe.losses == lowered.losses
+
+
 # -- the reductions, in order ---------------------------------------------------------------------------------
 def test_inlining_depth_is_reduced_first_and_each_cut_reference_is_a_loss() -> None:
     schema = recursive_tree()
