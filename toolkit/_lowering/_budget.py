@@ -150,6 +150,11 @@ class _TracedWalker(GeminiWalker):
         super().__init__(root, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES)
         self.origins: dict[int, str] = {}
 
+    def check(self, schema: Any, path: str) -> None:
+        """Nothing to read: the full lowering this one reduces has read every reference already (it walked or
+        checked everything a shallower lowering cuts), and re-reading a cut definition's closure is most of
+        the cost of a shallow lowering."""
+
     def finish(self, draft: Draft) -> dict[str, Any]:
         path = draft.get("$path", "")
         out = super().finish(draft)
@@ -235,11 +240,16 @@ def fit(contract: ToolContract, lowered: Lowered, budget: int | None, max_depth:
             probes[depth] = _probe(contract.args_schema, depth)
         return _size(contract, _reduce(probes[depth], steps, {}) if steps else probes[depth].schema)
 
+    def whole(depth: int) -> bool:  # no reference cut: every deeper lowering is this one
+        return probes[depth].schema == lowered.schema
+
     if has_arguments(contract):
         for steps in range(_STAGES + 1):
             if size(0, steps) <= budget:
-                depth = _deepest(partial(_within, size, steps, budget), max_depth - 1 if steps == 0 else max_depth)
-                return _result(contract, lowered, probes[depth], steps, budget, before, max_depth)
+                fits = partial(_within, size, steps, budget)
+                depth = _deepest(fits, whole, max_depth - 1 if steps == 0 else max_depth)
+                cut = depth < max_depth and not whole(depth)
+                return _result(contract, lowered, probes[depth], steps, budget, before, cut)
     smallest = size(0, _STAGES) if has_arguments(contract) else before
     raise SchemaError(
         f"the declaration of {contract.name!r} is {before:,} bytes (~{tokens(before):,} tokens) and still "
@@ -254,19 +264,21 @@ def _within(size: Callable[[int, int], int], steps: int, budget: int, depth: int
     return size(depth, steps) <= budget
 
 
-def _deepest(fits: Callable[[int], bool], high: int) -> int:
-    """The largest depth in ``0..high`` up to which every depth ``fits`` (0 is known to fit). The search climbs
-    from 0: a declaration over budget is usually far over, so the depth that fits is small, and lowerings at
-    small depths are the cheap ones (bisection would start with a lowering half as deep as the full one)."""
+def _deepest(fits: Callable[[int], bool], whole: Callable[[int], bool], high: int) -> int:
+    """The largest depth in ``0..high`` up to which every depth ``fits`` (0 is known to fit), or the first that
+    is ``whole`` (cuts no reference, so deeper ones are the same). The search climbs from 0: a declaration over
+    budget is usually far over, so the depth that fits is small, and lowerings at small depths are the cheap
+    ones (bisection would start with a lowering half as deep as the full one)."""
     depth = 0
-    while depth < high and fits(depth + 1):
+    while depth < high and not whole(depth) and fits(depth + 1):
         depth += 1
     return depth
 
 
 def _result(
-    contract: ToolContract, lowered: Lowered, probe: _Probe, steps: int, budget: int, before: int, max_depth: int
+    contract: ToolContract, lowered: Lowered, probe: _Probe, steps: int, budget: int, before: int, cut: bool
 ) -> tuple[Lowered, BudgetFit]:
+    """The reduced lowering from ``probe`` and ``steps``; ``cut``: the probe inlines less than the full one."""
     extra: dict[tuple[str, str], Loss] = {}
     schema = _reduce(probe, steps, extra) if steps else dict(probe.schema)
     reasons = {loss.reason for loss in extra.values()}
@@ -274,12 +286,11 @@ def _result(
     if any(loss.keyword == "" for loss in extra.values()):
         taken.append("nesting")
     losses = list(probe.losses)
-    if probe.depth < max_depth:
+    if cut:
         taken.insert(0, "depth")
         losses = list(_blame_depth(probe.losses, lowered.losses, budget, contract.args_schema))
     reduced = Lowered(schema, (*losses, *extra.values()), lowered.strict)
-    depth = probe.depth if probe.depth < max_depth else None
-    return reduced, BudgetFit(budget, before, _size(contract, schema), depth, tuple(taken))
+    return reduced, BudgetFit(budget, before, _size(contract, schema), probe.depth if cut else None, tuple(taken))
 
 
 def _blame_depth(
