@@ -102,6 +102,11 @@ def test_tool_and_toolset_report_the_declaration_size_and_tokens() -> None:
     assert toolset.declaration_tokens == math.ceil(toolset.declaration_bytes / 4)
 
 
+def test_a_bound_json_cannot_hold_is_measured_not_raised() -> None:
+    tool = build({"type": "object", "properties": {"n": {"type": "number", "default": float("inf")}}})
+    assert tool.declaration_bytes == len(json.dumps(tool.declaration, separators=(",", ":")).encode())
+
+
 def test_a_declaration_within_its_budget_is_left_as_lowered() -> None:
     schema = recursive_tree()
     unbounded = build(schema, budget=None)

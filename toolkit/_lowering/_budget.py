@@ -122,8 +122,9 @@ def tokens(size: int) -> int:
 
 
 def declaration_bytes(declaration: Mapping[str, Any]) -> int:
-    """The size the budget counts: the declaration as compact UTF-8 JSON, keys in their order."""
-    text = json.dumps(declaration, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """The size the budget counts: the declaration as compact UTF-8 JSON, keys in their order. A value JSON
+    cannot hold (a NaN or an infinite bound, a stray object) counts as its text: other checks refuse it."""
+    text = json.dumps(declaration, separators=(",", ":"), ensure_ascii=False, default=str)
     return len(text.encode("utf-8"))
 
 
