@@ -253,12 +253,13 @@ def test_lints_on_real_openapi_tools_point_at_their_parameters(corpus_dir: Path,
 
 # -- declaration size ------------------------------------------------------------------------------------
 def sized_tool(kib: float) -> Tool:
-    """A real (lowered) tool whose declaration is about ``kib`` KiB of JSON, grown by one long description."""
+    """A real (lowered) tool whose declaration is about ``kib`` KiB of JSON, grown by one long description
+    (built without a declaration budget, which would cut it: the lint speaks to authors who lift it)."""
     from toolkit._tool import build_tool
 
     text = "Describe the slot precisely. " * int(kib * 1024 / 29)
     schema = {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
-    return build_tool(ToolContract(name="big", description="Do the thing.", args_schema=schema))
+    return build_tool(ToolContract(name="big", description="Do the thing.", args_schema=schema), budget=None)
 
 
 @pytest.mark.parametrize(
@@ -290,7 +291,7 @@ def test_declaration_size_counts_utf8_bytes() -> None:
 
     text = "é" * 4500  # 4,500 characters, 9,000 bytes
     schema = {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
-    tool = build_tool(ToolContract(name="accents", description="Do the thing.", args_schema=schema))
+    tool = build_tool(ToolContract(name="accents", description="Do the thing.", args_schema=schema), budget=None)
     assert [item.severity for item in tool.lints if item.code == "TK503"] == ["warning"]
 
 

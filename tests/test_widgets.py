@@ -55,7 +55,8 @@ def test_declaration_view_shows_the_exact_json_and_a_copy_box() -> None:
     assert view.copy_button.description == "Hide plain JSON"
     assert "tk-json-key" in view.code.value
     assert "navigator.clipboard.writeText" in view.code.value
-    assert _text(view) == f"Declaration of orders_get: 5 parameters, {len(view.text.encode())} bytes"
+    size = len(json.dumps(view.tool.declaration, separators=(",", ":"), ensure_ascii=False).encode())
+    assert _text(view) == f"Declaration of orders_get: 5 parameters, {size:,} bytes, ~{-(-size // 4):,} tokens"
     _assert_stable_widget_bundle(view)
 
 
@@ -320,7 +321,12 @@ def test_workbench_adds_functions_and_openapi_and_opens_their_views(tmp_path: Pa
     assert view.opened.tool.name == "orders_get_order"
     assert view.slot.children == (view.opened.widget,)
     assert view.opened.golden.directory == tmp_path
-    assert repr(wb).splitlines()[0] == "Workbench: 2 tools, 1 toolsets"
+    total = sum(
+        len(json.dumps(t.declaration, separators=(",", ":"), ensure_ascii=False).encode()) for t in wb.tools.values()
+    )
+    assert repr(wb).splitlines()[0] == (
+        f"Workbench: 2 tools, 1 toolsets; declarations {total:,} bytes, ~{-(-total // 4):,} tokens"
+    )
     assert _text(view).endswith("opened orders_get_order")
 
 
@@ -370,9 +376,11 @@ def test_the_workbench_displays_its_tools_through_the_protocol() -> None:
     tool = wb.add(look_up, namespace="sample", effect="read")
     bundle = wb._repr_mimebundle_()
     assert bundle["text/plain"] == repr(wb)
+    size = len(json.dumps(tool.declaration, separators=(",", ":"), ensure_ascii=False).encode())
+    approx = -(-size // 4)
     assert repr(wb).splitlines() == [
-        "Workbench: 1 tools, 0 toolsets",
-        f"  sample_look_up (read): {len(tool.losses)} losses, 0 lints",
+        f"Workbench: 1 tools, 0 toolsets; declarations {size:,} bytes, ~{approx:,} tokens",
+        f"  sample_look_up (read): {len(tool.losses)} losses, 0 lints, {size:,} bytes, ~{approx:,} tokens",
     ]
     assert re.search(rf"<td[^>]*>{tool.name}</td><td[^>]*>read</td>", bundle["text/html"])
     assert wb._repr_mimebundle_(include=["text/plain"]) == {"text/plain": repr(wb)}

@@ -146,12 +146,17 @@ class Policy:
       property, pattern, ``allOf`` member, matching branch or ``$ref`` lists is ``unknown_property``);
       ``"allow"`` leaves such objects open, as JSON Schema does. An explicit ``additionalProperties`` is
       honoured either way (pydantic's ``extra="allow"`` writes ``true``).
+    * ``declaration_budget``: bytes of compact JSON the tool's declaration may take; over it, lowering reduces
+      the declaration (each reduction a loss) or refuses the tool (see :mod:`toolkit._lowering._budget`).
+      ``None`` takes the budget the tool is built with (``from_function(budget=...)``,
+      ``from_openapi(budget=...)``; 8 KiB by default).
     """
 
     enum_case: Literal["strict", "insensitive"] = "strict"
     null_optional: Literal["absent", "reject"] = "absent"
     clamp: bool | None = None
     unlisted_properties: Literal["refuse", "allow"] = "refuse"
+    declaration_budget: int | None = None
 
     def clamps(self, effect: Effect) -> bool:
         return effect == "read" if self.clamp is None else self.clamp

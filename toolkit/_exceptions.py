@@ -48,6 +48,7 @@ ErrorSlug = Literal[
     "adk_missing",
     "adk_refused",
     "bad_base_url",
+    "bad_budget",
     "bad_credential",
     "bad_credential_provider",
     "bad_domain_rule",
@@ -80,6 +81,7 @@ ErrorSlug = Literal[
     "checksum_mismatch",
     "codegen_error",
     "cyclic_document",
+    "declaration_over_budget",
     "demo_api_start",
     "domain_not_declarative",
     "duplicate_batch_id",
@@ -295,6 +297,10 @@ ERROR_SLUGS: Mapping[ErrorSlug, Slug] = {
     # SchemaError: a JSON Schema cannot be read, validated or lowered
     "bad_schema": Slug(_SCHEMA, "a schema (or a node in it) is not a JSON object or boolean"),
     "bad_domain_rule": Slug(_SCHEMA, "a declarative domain rule is not a mapping of field, schema, problem, expected"),
+    "bad_budget": Slug(_SCHEMA, "a declaration budget is not a positive number of bytes (or None)"),
+    "declaration_over_budget": Slug(
+        _SCHEMA, "a declaration is over its size budget even with every reduction (raise the budget or split the tool)"
+    ),
     "bad_keyword": Slug(_SCHEMA, "a schema keyword's value has a shape JSON Schema 2020-12 does not allow"),
     "bad_max_depth": Slug(_SCHEMA, "`max_depth` is not a non-negative integer"),
     "bad_pattern": Slug(_SCHEMA, "a `pattern` (or `patternProperties` key) is not an ECMA-262 regular expression"),

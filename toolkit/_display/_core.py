@@ -46,6 +46,7 @@ __all__ = [
     "lints_text",
     "losses_html",
     "losses_text",
+    "size_note",
     "tool_html",
     "tool_text",
     "toolset_html",
@@ -172,6 +173,15 @@ def filled_html(tool: Tool) -> str:
     return html_table(FILLED_HEADERS, rows) if rows else ""
 
 
+def size_note(tool: Tool) -> str:
+    """The declaration's size, approximate tokens, and what the budget cut: ``2,315 bytes, ~579 tokens``."""
+    note = f"{tool.declaration_bytes:,} bytes, ~{tool.declaration_tokens:,} tokens"
+    fit = tool.budget_fit
+    if fit is not None and fit.reduced:
+        note += f" (cut from {fit.before:,} to fit the {fit.budget:,}-byte budget: {', '.join(fit.reductions)})"
+    return note
+
+
 def declaration_html(tool: Tool) -> str:
     """The exact declaration the model receives, highlighted."""
     return code_block(json_text(tool.declaration), highlighted=True)
@@ -179,7 +189,8 @@ def declaration_html(tool: Tool) -> str:
 
 def tool_text(tool: Tool) -> str:
     policy = tool.unlisted_note
-    lines = [_headline(tool), *([policy] if policy else []), "declaration:", json_text(tool.declaration)]
+    declared = f"declaration ({size_note(tool)}):"
+    lines = [_headline(tool), *([policy] if policy else []), declared, json_text(tool.declaration)]
     if tool.binding:
         lines += ["bindings:", *text_table(("argument", "binds to"), _binding_rows(tool))]
     if filled := filled_rows(tool):
@@ -194,7 +205,7 @@ def tool_html(tool: Tool) -> str:
     parts = [
         f"<div class='tk-headline'><b>{esc(_headline(tool))}</b> · {esc(counts)}</div>",
         *([f"<div class='tk-policy'>{esc(policy)}</div>"] if policy else []),
-        section("Declaration", declaration_html(tool)),
+        section(f"Declaration ({size_note(tool)})", declaration_html(tool)),
     ]
     if tool.binding:
         parts.append(section("Bindings", bindings_html(tool)))
@@ -212,10 +223,12 @@ TOOL_RENDERER = Renderer(tool_text, tool_html)
 # -- toolsets and refusals ------------------------------------------------------------------------------
 def _tool_row(tool: Tool) -> tuple[str, ...]:
     where = f"{tool.method.upper()} {tool.path}" if tool.method and tool.path else ""
-    return (tool.name, where, tool.effect, "yes" if tool.confirm else "no", str(len(tool.losses)), str(len(tool.lints)))
+    confirm = "yes" if tool.confirm else "no"
+    size = f"{tool.declaration_bytes:,}{'*' if tool.budget_fit is not None and tool.budget_fit.reduced else ''}"
+    return (tool.name, where, tool.effect, confirm, str(len(tool.losses)), str(len(tool.lints)), size)
 
 
-_TOOL_HEADERS = ("tool", "operation", "effect", "confirm", "losses", "lints")
+_TOOL_HEADERS = ("tool", "operation", "effect", "confirm", "losses", "lints", "bytes")
 _REFUSAL_HEADERS = ("operation", "operationId", "slug", "reason")
 
 
@@ -231,13 +244,22 @@ def _refusal_row(rejection: Rejection) -> tuple[str, ...]:
 def _toolset_headline(toolset: Toolset) -> str:
     source = toolset.source or {}
     title = f" from {source['title']} {source.get('version', '')}".rstrip() if source.get("title") else ""
-    return f"Toolset {toolset.namespace}{title}: {_plural(len(toolset.tools), 'tool')}, {len(toolset.rejected)} refused"
+    size = f"{toolset.declaration_bytes:,} bytes of declarations, ~{toolset.declaration_tokens:,} tokens"
+    if toolset.toolset_budget is not None:
+        size += f" (budget {toolset.toolset_budget:,})"
+    tools = _plural(len(toolset.tools), "tool")
+    return f"Toolset {toolset.namespace}{title}: {tools}, {len(toolset.rejected)} refused; {size}"
+
+
+_REDUCED_NOTE = "bytes: the declaration's size as compact JSON; * reduced to fit its budget (see each tool's losses)"
 
 
 def toolset_text(toolset: Toolset) -> str:
     lines = [_toolset_headline(toolset)]
     if toolset.tools:
         lines += ["tools:", *text_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])]
+        if any(t.budget_fit is not None and t.budget_fit.reduced for t in toolset.tools):
+            lines.append(_REDUCED_NOTE)
     if toolset.rejected:
         lines += ["refused:", *text_table(_REFUSAL_HEADERS, [_refusal_row(r) for r in toolset.rejected])]
     return "\n".join(lines)
@@ -247,6 +269,8 @@ def toolset_html(toolset: Toolset) -> str:
     parts = [f"<div class='tk-headline'><b>{esc(_toolset_headline(toolset))}</b></div>"]
     if toolset.tools:
         parts.append(section("Tools", html_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])))
+        if any(t.budget_fit is not None and t.budget_fit.reduced for t in toolset.tools):
+            parts.append(f"<p class='tk-note'>{esc(_REDUCED_NOTE)}</p>")
     if toolset.rejected:
         rows = [_refusal_row(r) for r in toolset.rejected]
         parts.append(section("Refused operations", html_table(_REFUSAL_HEADERS, rows, row_kinds=["fail"] * len(rows))))

@@ -23,6 +23,7 @@ from typing import Any
 from toolkit._contract import Effect, ToolContract
 from toolkit._credentials import env_name
 from toolkit._exceptions import SchemaError, SpecError
+from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, budget_summary, check_budget, over_toolset_budget
 from toolkit._openapi._credentials import document_credentials
 from toolkit._openapi._flatten import SpecContext, flatten
 from toolkit._openapi._load import Document, load_document
@@ -45,6 +46,8 @@ def from_openapi(
     overrides: Any = None,
     select: str = "extension",
     include_deprecated: bool = False,
+    budget: int | None = DEFAULT_BUDGET,
+    toolset_budget: int | None = None,
 ) -> Toolset:
     """Build the tools of an OpenAPI document (3.0, 3.1, 3.2 or Swagger 2.0) or fragment.
 
@@ -53,11 +56,18 @@ def from_openapi(
     operation there selects it. ``select="all"`` opts in every operation (exploration, benchmarks).
     ``credentials: {keep: [name, ...], secret: [name, ...]}`` (also in ``x-agent-tool``) keeps a parameter the
     credential rule would take out, or takes out one it misses.
+
+    ``budget`` is each declaration's size budget in bytes (8 KiB; ``None``: none; an operation's
+    ``policy.declaration_budget`` in the overrides wins), ``toolset_budget`` the total's (none by default): see
+    :mod:`toolkit._lowering._budget` for how declarations are reduced and when tools are refused.
     """
     check_namespace(namespace)
+    check_budget(budget, "budget")
+    check_budget(toolset_budget, "toolset_budget")
     options = load_overrides(overrides)
     with _gc_paused():
-        return _toolset(source, namespace, options, select, include_deprecated)
+        toolset = _toolset(source, namespace, options, select, include_deprecated, budget)
+    return _within(toolset, toolset_budget)
 
 
 @contextmanager
@@ -75,7 +85,12 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _toolset(
-    source: Any, namespace: str, options: Mapping[str, Options], select: str, include_deprecated: bool
+    source: Any,
+    namespace: str,
+    options: Mapping[str, Options],
+    select: str,
+    include_deprecated: bool,
+    budget: int | None = DEFAULT_BUDGET,
 ) -> Toolset:
     doc = load_document(source)
     resolver = Resolver(doc.root, ref_siblings=doc.major == "3.1")
@@ -94,7 +109,7 @@ def _toolset(
     named = _name_all(selection.candidates, namespace, rejected)
     tools: list[Tool] = []
     for candidate, name in named:
-        outcome = _build(doc.root, candidate, name, ctx)
+        outcome = _build(doc.root, candidate, name, ctx, budget)
         if isinstance(outcome, Rejection):
             rejected.append(outcome)
         else:
@@ -102,9 +117,24 @@ def _toolset(
     return Toolset(namespace, tuple(tools), tuple(rejected), _provenance(doc, selection.total))
 
 
+def _within(toolset: Toolset, budget: int | None) -> Toolset:
+    """The toolset less the tools refused to keep its declarations' total within ``budget``."""
+    over = over_toolset_budget({tool.name: tool.declaration_bytes for tool in toolset.tools}, budget)
+    if not over:
+        return replace(toolset, toolset_budget=budget)
+    refused = [
+        Rejection(t.operation_id, t.method or "", t.path or "", "over_toolset_budget", over[t.name])
+        for t in toolset.tools
+        if t.name in over
+    ]
+    kept = tuple(t for t in toolset.tools if t.name not in over)
+    return replace(toolset, tools=kept, rejected=(*toolset.rejected, *refused), toolset_budget=budget)
+
+
 def summarise(toolset: Toolset) -> dict[str, Any]:
-    """Counts for a report row: operations in the document, tools, refusals by slug, losses by keyword, and
-    the credentials taken out of the arguments by reason."""
+    """Counts for a report row: operations in the document, tools, refusals by slug, losses by keyword, the
+    credentials taken out of the arguments by reason, and the declarations' sizes (each tool's, and the total;
+    :func:`toolkit._lowering._budget.budget_summary`)."""
     refusals = Counter(r.slug for r in toolset.rejected)
     losses = Counter(loss.keyword for tool in toolset.tools for loss in tool.losses)
     credentials = Counter(c.reason for tool in toolset.tools for c in tool.contract.credentials)
@@ -114,7 +144,12 @@ def summarise(toolset: Toolset) -> dict[str, Any]:
         "refusals": dict(sorted(refusals.items())),
         "losses": dict(sorted(losses.items())),
         "credentials": dict(sorted(credentials.items())),
+        "declarations": budget_summary(_fits(toolset), toolset.toolset_budget),
     }
+
+
+def _fits(toolset: Toolset) -> dict[str, BudgetFit]:
+    return {t.name: t.budget_fit or BudgetFit(None, t.declaration_bytes, t.declaration_bytes) for t in toolset.tools}
 
 
 # -- steps -------------------------------------------------------------------------------------------------
@@ -146,12 +181,14 @@ def _label(candidate: Candidate) -> str:
     return f"{candidate.operation_id or '(no operationId)'} ({candidate.method} {candidate.path})"
 
 
-def _build(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext) -> Tool | Rejection:
+def _build(
+    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: int | None = DEFAULT_BUDGET
+) -> Tool | Rejection:
     """One operation → one tool, or its refusal; nothing raised here escapes the operation, except a malformed
     domain rule or a credentials option that names no parameter: those are misuses of the overrides or the
     extension, and raise."""
     try:
-        return _tool(root, candidate, name, ctx)
+        return _tool(root, candidate, name, ctx, budget)
     except Refusal as refusal:
         return candidate.reject(refusal.slug, refusal.message)
     except RecursionError:
@@ -167,7 +204,9 @@ def _build(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecCo
         return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
 
 
-def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext) -> Tool:
+def _tool(
+    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: int | None = DEFAULT_BUDGET
+) -> Tool:
     description = _description(candidate)
     used = operation_schemes(root, candidate.operation)
     schemes = tuple(replace(scheme, env=env_name(ctx.namespace, scheme.key)) for scheme in used)
@@ -193,7 +232,7 @@ def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecCon
         idempotency_key=flat.idempotency_key,
         form=flat.form,
     )
-    return build_tool(contract, policy=candidate.options.policy, enforced=ctx.enforced)
+    return build_tool(contract, policy=candidate.options.policy, enforced=ctx.enforced, budget=budget)
 
 
 def _description(candidate: Candidate) -> str:

@@ -44,6 +44,8 @@ RefusalSlug = Literal[
     "unsupported_keyword",
     "schema_too_deep",
     "schema_too_large",
+    "declaration_over_budget",
+    "over_toolset_budget",
     "deprecated",
     "unknown_operation",
     "lowering_failed",
@@ -73,6 +75,8 @@ SLUGS: Mapping[str, str] = {
     "unsupported_keyword": "a keyword of an older draft that 2020-12 replaced, which would be silently ignored",
     "schema_too_deep": "a schema nests deeper than the limit",
     "schema_too_large": "an operation needs more shared schemas than the limit",
+    "declaration_over_budget": "the declaration is over its size budget even with every reduction (see `budget=`)",
+    "over_toolset_budget": "the toolset's declarations are over its `toolset_budget`: the largest tools are refused",
     "deprecated": "the operation is deprecated (pass include_deprecated=True)",
     "unknown_operation": "the overrides name an operationId the document does not have",
     "lowering_failed": "the arguments schema could not be lowered",
@@ -101,6 +105,7 @@ SCHEMA_REFUSALS: Mapping[str, RefusalSlug] = {
     "remote_ref": "remote_ref",
     "unresolved_ref": "unresolved_ref",
     "left_recursive_ref": "left_recursive_ref",
+    "declaration_over_budget": "declaration_over_budget",
 }
 """The :class:`~toolkit.SchemaError` slugs with which building a tool refuses its schema (the validator could
 not enforce it), each the refusal slug an operation gets for it: the same word."""

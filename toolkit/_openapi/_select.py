@@ -136,11 +136,15 @@ def _policy(value: Mapping[str, Any], where: str) -> Policy | None:
         "enum_case": ("strict", "insensitive"),
         "null_optional": ("absent", "reject"),
         "clamp": (None, True, False),
+        "declaration_budget": (),  # a positive integer of bytes
     }
     if not isinstance(raw, Mapping) or not set(raw) <= set(allowed):
         raise SpecError(f"{where}.policy must be a mapping with keys among {sorted(allowed)}", slug="bad_overrides")
     for key, choice in raw.items():
-        if choice not in allowed[key] or (key != "clamp" and not isinstance(choice, str)):
+        if key == "declaration_budget":
+            if isinstance(choice, bool) or not isinstance(choice, int) or choice <= 0:
+                raise SpecError(f"{where}.policy.{key} must be a positive number of bytes", slug="bad_overrides")
+        elif choice not in allowed[key] or (key != "clamp" and not isinstance(choice, str)):
             raise SpecError(f"{where}.policy.{key} must be one of {allowed[key]}", slug="bad_overrides")
     return Policy(**raw)
 
