@@ -1,9 +1,12 @@
 """Per-spec table of the OpenAPI corpus: every operation (select="all") → tools or refusals, with timings.
 
-    .venv/bin/python benchmarks/corpus_table.py [--losses]
+    .venv/bin/python benchmarks/corpus_table.py [--losses] [--declarations]
 
-Columns: operations in the document, tools built, refusals by slug, wall time of ``from_openapi`` (in process,
-after imports), and with ``--losses`` the five most frequent loss keywords.
+Columns: operations in the document, tools built, credential parameters taken out of the arguments, wall time
+of ``from_openapi`` (in process, after imports), refusals by slug, with ``--losses`` the five most frequent loss
+keywords, and with ``--declarations`` what the declaration budget (8 KiB per tool by default) did: tools reduced
+to fit, tools refused (``declaration_over_budget``), the declarations' total before and after the reductions,
+how much was cut, and the largest declaration sent.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--losses", action="store_true", help="also show the most frequent loss keywords")
+    parser.add_argument("--declarations", action="store_true", help="also show what the declaration budget cut")
     args = parser.parse_args()
     tk.from_openapi({"get": {"operationId": "warm", "description": "Warm the imports."}}, "warm", select="all")
     total_time, total_ops, total_tools = 0.0, 0, 0
-    print(f"{'spec':36} {'ops':>5} {'tools':>5} {'time':>7}  refusals by slug")
+    cut = {"reduced": 0, "refused": 0, "before": 0, "after": 0}
+    print(f"{'spec':36} {'ops':>5} {'tools':>5} {'creds':>5} {'time':>7}  refusals by slug")
     for spec in sorted(CORPUS.glob("*")):
         if spec.suffix not in (".json", ".yaml"):
             continue
@@ -38,11 +43,31 @@ def main() -> None:
             total_tools + len(toolset),
         )
         refusals = ", ".join(f"{slug} {n}" for slug, n in summary["refusals"].items()) or "-"
-        print(f"{spec.name:36} {summary['operations']:5} {summary['tools']:5} {elapsed:6.2f}s  {refusals}")
+        creds = sum(summary["credentials"].values())  # parameters taken out of the arguments as credentials
+        print(f"{spec.name:36} {summary['operations']:5} {summary['tools']:5} {creds:5} {elapsed:6.2f}s  {refusals}")
         if args.losses:
             top = sorted(summary["losses"].items(), key=lambda kv: -kv[1])[:5]
             print(f"{'':36} losses: " + ", ".join(f"{k} {n}" for k, n in top))
-    print(f"{'total':36} {total_ops:5} {total_tools:5} {total_time:6.2f}s")
+        if args.declarations:
+            sizes = summary["declarations"]
+            refused = summary["refusals"].get("declaration_over_budget", 0)
+            largest = max((row["bytes"] for row in sizes["tools"].values()), default=0)
+            print(f"{'':36} declarations: {_budget_line(sizes, refused)}, largest {largest:,} B")
+            for key, value in (("reduced", sizes["reduced"]), ("refused", refused)):
+                cut[key] += value
+            cut["before"], cut["after"] = cut["before"] + sizes["before"], cut["after"] + sizes["bytes"]
+    print(f"{'total':36} {total_ops:5} {total_tools:5} {'':5} {total_time:6.2f}s")
+    if args.declarations:
+        totals = {"before": cut["before"], "bytes": cut["after"], "reduced": cut["reduced"]}
+        print(f"{'':36} declarations: {_budget_line(totals, cut['refused'])}")
+
+
+def _budget_line(sizes: dict[str, int], refused: int) -> str:
+    before, after = sizes["before"], sizes["bytes"]
+    share = f" ({100 * (before - after) / before:.1f}%)" if before else ""
+    return (
+        f"{sizes['reduced']} reduced, {refused} refused, {before:,} B -> {after:,} B, {before - after:,} B cut{share}"
+    )
 
 
 if __name__ == "__main__":

@@ -20,16 +20,19 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
 
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
 from toolkit._contract import Policy, ToolContract
 from toolkit._exceptions import ToolkitError
 from toolkit._tool import build_tool
 
 Verdict = Literal["valid", "invalid", "refused", "undecided"]
 
-CLOSE_OBJECTS = False
-"""When true, the oracle reads an object schema that lists ``properties`` and says nothing of
-``additionalProperties`` as closed (``additionalProperties: false``), at every depth: the toolkit default
-once unknown keys are refused everywhere. Off while the validator still leaves such objects open."""
+CLOSE_OBJECTS = True
+"""When true (toolkit's default policy, ``Policy.unlisted_properties="refuse"``), the oracle reads the schema
+through :func:`close_objects`; when false, toolkit runs with ``unlisted_properties="allow"`` and the oracle
+reads the schema as written."""
 
 
 # -- toolkit ---------------------------------------------------------------------------------------
@@ -63,7 +66,10 @@ def toolkit_outcome(schema: Mapping[str, Any], instance: Any) -> Outcome:
     def tool() -> Any:
         contract = ToolContract(name="t", description="d", args_schema=copy.deepcopy(schema), source="schema")
         try:
-            return build_tool(contract, policy=Policy(null_optional="reject", clamp=False))
+            unlisted = "refuse" if CLOSE_OBJECTS else "allow"
+            return build_tool(
+                contract, policy=Policy(null_optional="reject", clamp=False, unlisted_properties=unlisted)
+            )
         except ToolkitError as exc:
             return exc
 
@@ -82,23 +88,101 @@ def toolkit_outcome(schema: Mapping[str, Any], instance: Any) -> Outcome:
     return Outcome("valid" if result.status == "ok" else "invalid", notices=actions)
 
 
+_ENTRY_ONE = ("additionalProperties", "items", "contains", "unevaluatedProperties", "unevaluatedItems")
+_ENTRY_MAP = ("properties", "patternProperties")
+_SCHEMA_ONE = (*_ENTRY_ONE, "not", "if", "then", "else", "propertyNames")
+_SCHEMA_MAP = (*_ENTRY_MAP, "$defs", "dependentSchemas")
+_SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
+def _children(node: dict[str, Any]) -> Iterator[tuple[Any, bool]]:
+    """Each subschema of ``node``, and whether it is where a new instance (a property, an item) is entered."""
+    for key in _SCHEMA_ONE:
+        if key in node:
+            yield node[key], key in _ENTRY_ONE
+    for key in _SCHEMA_MAP:
+        if isinstance(node.get(key), dict):
+            yield from ((sub, key in _ENTRY_MAP) for sub in node[key].values())
+    for key in _SCHEMA_LIST:
+        if isinstance(node.get(key), list):
+            yield from ((sub, key == "prefixItems") for sub in node[key])
+
+
+def _silent(node: Any) -> bool:
+    return (
+        isinstance(node, dict)
+        and "properties" in node
+        and not {"additionalProperties", "unevaluatedProperties"} & set(node)
+    )
+
+
+def _in_place(node: Any, lookup: Any) -> Iterator[Any]:
+    """``node`` and what applies to the same instance beside it: $ref targets, allOf/anyOf/oneOf, then/else,
+    dependentSchemas (what 2020-12 counts for unevaluatedProperties, minus if and not)."""
+    todo, seen = [node], set()
+    while todo:
+        here = todo.pop()
+        if not isinstance(here, dict) or id(here) in seen:
+            continue
+        seen.add(id(here))
+        yield here
+        todo.extend(lookup(here[k]) for k in ("$ref", "$dynamicRef") if isinstance(here.get(k), str))
+        for key in ("allOf", "anyOf", "oneOf"):
+            todo.extend(here.get(key) or ())
+        if "then" in here or "else" in here:
+            todo.extend(here[k] for k in ("then", "else") if k in here)
+        todo.extend((here.get("dependentSchemas") or {}).values())
+
+
 def close_objects(schema: Any) -> Any:
-    """A copy of ``schema`` where every object schema with ``properties`` and no ``additionalProperties``
-    says ``additionalProperties: false`` (what toolkit will assume by default)."""
-    if isinstance(schema, list):
-        return [close_objects(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for key, value in schema.items():
-        if key in ("properties", "patternProperties", "$defs", "dependentSchemas"):
-            out[key] = {name: close_objects(sub) for name, sub in value.items()} if isinstance(value, dict) else value
-        elif key in ("enum", "const", "default", "examples", "required"):
-            out[key] = value
-        else:
-            out[key] = close_objects(value)
-    if "properties" in out and "additionalProperties" not in out:
-        out["additionalProperties"] = False
+    """A copy of ``schema`` that says what ``Policy.unlisted_properties="refuse"`` means, in plain 2020-12.
+
+    Where an instance is entered (the root, a property's value, an item ...), if that schema or anything
+    applied to the same value in place lists ``properties`` and says nothing of ``additionalProperties`` or
+    ``unevaluatedProperties``, it gets ``unevaluatedProperties: false``; and every schema that says nothing
+    of those two lists its ``required`` names in ``properties`` (as ``true``). Decided on the schema as
+    written, then applied.
+    """
+    out = copy.deepcopy(schema)
+    if not isinstance(out, dict):
+        return out
+    try:
+        resolver = Registry().with_resource("urn:close", DRAFT202012.create_resource(out)).resolver("urn:close")
+    except Exception:
+        return out
+
+    def lookup(ref: str) -> Any:
+        try:
+            return resolver.lookup(ref).contents
+        except Exception:
+            return None
+
+    entries: list[dict[str, Any]] = []
+    nodes: list[dict[str, Any]] = []
+    todo: list[tuple[Any, bool]] = [(out, True)]
+    seen: set[int] = set()
+    while todo:
+        node, entry = todo.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        nodes.append(node)
+        if entry and "unevaluatedProperties" not in node and any(_silent(n) for n in _in_place(node, lookup)):
+            entries.append(node)
+        todo.extend(_children(node))
+    listed = [
+        n
+        for n in nodes
+        if isinstance(n.get("required"), list) and not {"additionalProperties", "unevaluatedProperties"} & set(n)
+    ]
+    for node in entries:
+        node["unevaluatedProperties"] = False
+    for node in listed:
+        properties = node.setdefault("properties", {})
+        if isinstance(properties, dict):
+            for name in node["required"]:
+                if isinstance(name, str):
+                    properties.setdefault(name, True)
     return out
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -30,7 +30,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 __all__ = ["FORMATS_ASSERTED", "DecimalValidator", "Judgement", "is_json", "jsonschema_verdict", "oracle"]
-__all__ += ["refs_resolve", "rs_verdict"]
+__all__ += ["judge", "refs_resolve", "rs_verdict"]
 
 
 class _EcmaRe:
@@ -127,6 +127,22 @@ def jsonschema_verdict(schema: Mapping[str, Any], instance: Any, decimal: bool =
             return "valid" if validator.is_valid(instance) else "invalid"
     except Exception:  # re errors, unresolvable refs, OverflowError on huge integers, RecursionError
         return "undecided"
+
+
+def judge(schema: Mapping[str, Any], *, closed: bool) -> Callable[[Any], Verdict]:
+    """The oracle of :func:`jsonschema_verdict` made once for ``schema`` (closed as the default policy reads it,
+    or as written), for judging many instances against one large schema."""
+    validator = Draft202012Validator(copy.deepcopy(close_objects(schema) if closed else schema),
+                                     format_checker=FORMATS_ASSERTED)  # fmt: skip
+
+    def verdict(instance: Any) -> Verdict:
+        try:
+            with _ecma_patterns():
+                return "valid" if validator.is_valid(instance) else "invalid"
+        except Exception:  # as jsonschema_verdict: no answer
+            return "undecided"
+
+    return verdict
 
 
 def rs_verdict(schema: Mapping[str, Any], instance: Any) -> Verdict:

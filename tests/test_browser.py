@@ -4,9 +4,10 @@ The module starts its own JupyterLab (temporary root, settings and runtime folde
 kept in the page) serving a small notebook of views and copies of the committed notebooks. On the small notebook
 it clicks and types as an author would: a fixture row picked by click and by arrow key, the verdict and family
 filters, Accept on a scratch golden folder, the playground's JSON and its nested sub-forms, the Wire tab's
-dialect picker, an OpenAPI tool's Binding tab, and the paste box (a function typed in, its declaration shown, a
-breaking edit classified, a mistake shown at its line, Keep writing the golden file). On the committed notebooks
-it runs every cell and compares what the browser shows with the committed outputs.
+dialect picker, an OpenAPI tool's Binding tab (the credentials removed, each with its variable), and the paste
+box (a function typed in, its declaration shown, a breaking edit classified, a mistake shown at its line, Keep
+writing the golden file). On the committed notebooks it runs every cell and compares what the browser shows with
+the committed outputs.
 
 Screenshots go to ``tests/artifacts/`` (one per feature on success, to look at; one on failure, to debug).
 """
@@ -32,6 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import toolkit as tk
+from toolkit import examples
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +98,22 @@ def ship(address: Address, lines: list[Line], ship_on: date, note: str | None = 
 Playground(tk.from_function(ship, namespace="shop"))
 '''
 
+REPORTS = """
+openapi: 3.0.3
+info: {title: Reports, version: '1'}
+paths:
+  /reports/{reportId}:
+    get:
+      operationId: getReport
+      x-agent-tool: true
+      description: Fetch one report by id. Use it when the user names a report.
+      parameters:
+        - {name: reportId, in: path, required: true, description: The report's id., schema: {type: string}}
+        - {name: api_token, in: query, required: true, description: Your API token., schema: {type: string}}
+        - {name: X-Auth-Token, in: header, description: A session token., schema: {type: string}}
+"""
+"""An operation whose spec declares two credentials as plain parameters."""
+
 WORKBENCH_CELLS = [
     "import toolkit as tk\nfrom toolkit import examples\n\n"
     'search = tk.from_function(examples.search_issues, namespace="issues", effect="read")\n'
@@ -102,6 +122,7 @@ WORKBENCH_CELLS = [
     'tk.Workbench().view(orders["orders_get"])',
     SHIP,
     'box = tk.Workbench(golden_dir="golden").editor(delay=0.2)\nbox',
+    f"import toolkit as tk\n\ntk.Workbench().view(tk.from_openapi({REPORTS!r}, namespace='reports').tools[0])",
 ]
 
 FUNCTION = '''from datetime import date
@@ -379,7 +400,12 @@ def test_a_fixture_row_is_picked_by_click_and_by_keyboard_and_filtered(workbench
         _expect(rows).to_have_count(0)
         fixtures.get_by_role("button", name="all").click()
         fixtures.locator(".widget-dropdown select").select_option(label="all families")
-        _expect(rows).to_have_count(34)
+        _expect(rows).to_have_count(_fixture_count())
+
+
+def _fixture_count() -> int:
+    """How many fixtures the notebook's tool fires, from the fixtures stage in this process."""
+    return len(tk.fire(tk.from_function(examples.search_issues, namespace="issues", effect="read")).rows)
 
 
 def test_the_golden_tab_s_accept_writes_the_scratch_file(workbench: Any, lab: Lab) -> None:
@@ -438,6 +464,24 @@ def test_an_openapi_tool_has_a_binding_tab_with_its_credentials(workbench: Any) 
         assert "GET /orders/{orderId}" in text
         assert "X-API-Key" in text
         assert "never sees them" in text
+        assert "$ORDERS_API_KEY" in text
+
+
+def test_the_binding_tab_lists_the_credentials_removed_and_the_variable_that_fills_each(workbench: Any) -> None:
+    from toolkit._credentials import env_name
+
+    view = _output(workbench, 4)
+    binding = _open_tab(view, "Binding")
+    with _screenshots(workbench, "browser_binding_credentials", view):
+        assert "GET /reports/{reportId}" in binding.inner_text()
+        for name, location in (("api_token", "query"), ("X-Auth-Token", "header")):
+            row = binding.locator("tr", has_text=name).first
+            cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+            assert cells[:2] == [name, location]
+            assert cells[-1] == f"${env_name('reports', name)}"
+        arguments = binding.locator(".tk-table").first.inner_text()
+        assert "reportId" in arguments
+        assert "api_token" not in arguments, "a credential is not an argument"
 
 
 def test_a_nested_sub_form_edits_the_json_and_validates(workbench: Any) -> None:

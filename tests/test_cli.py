@@ -19,6 +19,7 @@ from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._commands import reference
 from toolkit._diff._rules import RULES
 from toolkit._exceptions import ERROR_SLUGS
+from toolkit._lowering._budget import REDUCTIONS
 from toolkit._lowering._dialect import DIALECT_SLUGS
 from toolkit._openapi._refusal import SLUGS
 from toolkit.cli import main
@@ -594,6 +595,70 @@ def test_demo_shows_each_envelope_and_the_notebook_hint(
     assert (tmp_path / ".toolkit" / "demo-orders.sqlite3").is_file()
 
 
+# -- lower --summary: each declaration's size, approximate tokens, what its budget cut, the total -------------
+def _recursive_spec() -> dict[str, Any]:
+    """One operation whose body is a recursive tree described at length (far over 8 KiB inlined), one small."""
+    long = "This sentence explains the field at some length so that it weighs on the declaration. "
+    ref = {"$ref": "#/components/schemas/Node"}
+    node = {
+        "type": "object",
+        "description": long,
+        "properties": {"label": {"type": "string", "description": long}, "left": ref, "right": ref},
+    }
+    body = {"content": {"application/json": {"schema": ref}}}
+    paths = {
+        "/grow": {"post": {"operationId": "grow", "description": "Grow the tree.", "requestBody": body}},
+        "/small": {"get": {"operationId": "small", "description": "Look."}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": paths,
+        "components": {"schemas": {"Node": node}},
+    }
+
+
+def _compact_size(declaration: dict[str, Any]) -> int:
+    return len(json.dumps(declaration, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+def test_lower_summary_shows_each_declaration_size_and_the_total(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from rich.console import Console
+
+    import toolkit as tk
+    from toolkit._commands import lower
+    from toolkit._lowering._budget import tokens
+
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(_recursive_spec()), encoding="utf-8")
+    assert main(["lower", str(spec), "--all", "--summary", "--json"]) == 0
+    declarations = json.loads(capsys.readouterr().out)["declarations"]
+    toolset = tk.from_openapi(spec, "api", select="all")
+    grown = toolset["api_grow"]
+    assert declarations["tools"]["api_grow"] == {
+        "bytes": _compact_size(grown.declaration),
+        "tokens": tokens(_compact_size(grown.declaration)),
+        "before": _compact_size(tk.from_openapi(spec, "api", select="all", budget=None)["api_grow"].declaration),
+        "reductions": ["depth"],
+    }
+    assert declarations["bytes"] == sum(_compact_size(t.declaration) for t in toolset)
+    assert declarations["reduced"] == 1
+    console = Console(record=True, width=200)
+    lower._sizes_table(console, declarations)
+    text = console.export_text()
+    assert f"declarations: {declarations['bytes']:,} bytes, ~{declarations['tokens']:,} tokens; 1 tool reduced" in text
+    grow_row = next(line for line in text.splitlines() if "api_grow" in line)
+    assert [cell.strip() for cell in grow_row.split("│")[1:6]] == [
+        "api_grow",
+        f"{grown.declaration_bytes:,}",
+        f"{grown.declaration_tokens:,}",
+        f"{declarations['tools']['api_grow']['before']:,}",
+        "depth",
+    ]
+
+
 # -- reference: the README's section is the rendered vocabulary tables ---------------------------------
 def test_readme_reference_section_is_the_rendered_tables(repo_root: Path) -> None:
     text = (repo_root / "README.md").read_text(encoding="utf-8")
@@ -614,6 +679,7 @@ def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None
         "Exception slugs": sorted(ERROR_SLUGS),
         "Refusal slugs": sorted(SLUGS),
         "Dialect refusal slugs": sorted(DIALECT_SLUGS),
+        "Declaration reductions": list(REDUCTIONS),  # in the order they are tried
     }
     assert f"| `bad_signature` | SignatureError | {ERROR_SLUGS['bad_signature'].meaning} |" in subsections[2]
 

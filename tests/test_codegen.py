@@ -14,6 +14,7 @@ import pytest
 import toolkit as tk
 from toolkit import CodegenError, ToolContract
 from toolkit._codegen import generate, module_name
+from toolkit._credentials import env_name
 from toolkit._tool import Tool, Toolset, build_tool
 from toolkit.runtime.credentials import SecurityScheme
 from toolkit.runtime.trim import Trim
@@ -27,6 +28,7 @@ def _hostile_spec() -> dict[str, Any]:
         {"name": "thingId", "in": "path", "required": True, "description": EVIL, "schema": {"enum": [EVIL, "a"]}},
         {"name": "q'\"\\", "in": "query", "description": EVIL, "schema": {"type": "string", "default": EVIL}},
         {"name": "X-" + EVIL.replace("\n", ""), "in": "header", "description": EVIL, "schema": {"type": "string"}},
+        {"name": EVIL, "in": "query", "required": True, "description": EVIL, "schema": {"type": "string"}},
     ]
     body = {"type": "object", "properties": {"v": {"type": "string", "pattern": "^a$", "description": EVIL}}}
     operation = {
@@ -82,9 +84,11 @@ def _write(root: Path, files: dict[str, str]) -> None:
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory, orders: Toolset, hostile: Toolset) -> Path:
     root = tmp_path_factory.mktemp("generated")
-    assert {t.contract.security for t in orders} == {(SecurityScheme("apiKey", "api_key", "header", "X-API-Key"),)}
+    scheme = SecurityScheme("apiKey", "api_key", "header", "X-API-Key", env="ORDERS_API_KEY")
+    assert {t.contract.security for t in orders} == {(scheme,)}
     _write(root, generate(orders, source_path="specs/orders.yaml"))
-    assert hostile["evil_make"].contract.security == (SecurityScheme(EVIL, "api_key", "header", EVIL),)
+    evil = SecurityScheme(EVIL, "api_key", "header", EVIL, env=env_name("evil", EVIL))
+    assert hostile["evil_make"].contract.security == (evil,)
     _write(root, generate(hostile, trim={"evil_make": Trim(keep_fields=(EVIL,), max_items=3)}))
     return root
 
@@ -168,9 +172,30 @@ def test_generated_tools_equal_the_toolset(written: Path, orders: Toolset, monke
                 tool.path,
             )
             assert twin.validate({"limit": "10"}).to_dict() == tool.validate({"limit": "10"}).to_dict()
+            for part in ("security", "credentials", "idempotency_key", "form"):
+                assert getattr(twin.contract, part) == getattr(tool.contract, part), (tool.name, part)
         assert [t.name for t in orders_tools.load_tools()] == sorted(orders.names)
     finally:
         for name in [m for m in sys.modules if m == "orders_tools" or m.startswith("orders_tools.")]:
+            del sys.modules[name]
+
+
+def test_generated_form_tools_keep_their_credentials_and_encodings(
+    repo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    forms = tk.from_openapi(repo_root / "tests" / "specs" / "forms.yaml", namespace="forms", select="all")
+    assert any(tool.contract.credentials for tool in forms)
+    _write(tmp_path, generate(forms, package="codegen_forms_tools"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        import codegen_forms_tools  # type: ignore[import-not-found]
+
+        generated = {t.name: t for t in codegen_forms_tools.TOOLS}
+        for tool in forms:
+            for part in ("security", "credentials", "idempotency_key", "form", "binding", "args_schema"):
+                assert getattr(generated[tool.name].contract, part) == getattr(tool.contract, part), (tool.name, part)
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] == "codegen_forms_tools"]:
             del sys.modules[name]
 
 
@@ -184,6 +209,8 @@ tool = evil_tools.evil_make.TOOL
 print(json.dumps({"package": sorted(n for n in vars(evil_tools) if not n.startswith("__")), "modules": modules,
                   "description": tool.description, "path": tool.path, "binding": tool.binding,
                   "security": [[s.key, s.kind, s.location, s.name] for s in evil_tools.evil_make.SECURITY],
+                  "credentials": [[c.name, c.location, c.reason, c.scheme, c.env, c.detail]
+                                  for c in evil_tools.evil_make.CREDENTIALS],
                   "keep": list(evil_tools.evil_make.TRIM.keep_fields)}))
 """
 
@@ -193,16 +220,20 @@ def test_hostile_spec_text_stays_inert(written: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert not list(written.rglob("PWNED"))
     seen = json.loads(result.stdout)
-    header = ["Final", "HttpClient", "HttpConfig", "HttpTool", "SecurityScheme", "Tool", "Trim", "annotations"]
+    header = ["Credential", "Final", "HttpClient", "HttpConfig", "HttpTool", "SecurityScheme", "Tool", "Trim"]
     for name, names in seen["modules"].items():
         stem = name.rsplit(".", 1)[1]
         cls = "".join(p.capitalize() for p in stem.split("_") if p) + "Tool"
-        expected = [*header, "BINDING", "NAME", "SECURITY", "TOOL", "TRIM", cls, "build", "load_tool"]
+        literals = ["BINDING", "CREDENTIALS", "NAME", "SECURITY", "TOOL", "TRIM"]
+        expected = [*header, "annotations", *literals, cls, "build", "load_tool"]
         assert names == sorted(expected), name
     assert seen["description"] == EVIL
     assert seen["path"].endswith(EVIL.replace("\n", ""))
     assert EVIL.replace("\n", "") in "".join(seen["binding"].values())
     assert seen["security"] == [[EVIL, "api_key", "header", EVIL]]
+    ((name, location, reason, scheme, env, detail),) = seen["credentials"]
+    assert (name, location, reason, scheme, env) == (EVIL, "query", "security_scheme", EVIL, env_name("evil", EVIL))
+    assert repr(EVIL) in detail
     assert seen["keep"] == [EVIL]
 
 

@@ -198,11 +198,15 @@ def refusals_at(result: ToolResult, field: str, ancestors: bool) -> list[str]:
 
     A union's refusal counts only when the rest of the value is the valid baseline and the value belongs to
     no particular branch: a member placed into an object whose required siblings are missing, or into the
-    baseline's branch when another branch offered it, fails the union for reasons of its own.
+    baseline's branch when another branch offered it, fails the union for reasons of its own. For the same
+    reason, a field placed into the baseline's branch when another branch declared it is that branch's
+    ``unknown_property`` (objects are closed): it counts only where the placement is conclusive.
     """
     out = []
     for error in result.errors:
         ancestor = field.startswith((f"{error.field}.", f"{error.field}[")) or (error.field == "" and field)
+        if error.field == field and error.code == "unknown_property" and not ancestors:
+            continue
         if error.field == field or (ancestors and ancestor and error.code in _ANCESTOR_CODES):
             out.append(f"{error.code}: {error.problem}")
     return out

@@ -2,7 +2,8 @@
 that is valid JSON Schema 2020-12), or a typed refusal.
 
 ``select="all"`` on each spec; no exception escapes, nothing hangs (a generous per-spec timeout), no
-credential parameter reaches any declaration, and no OpenAPI-only key leaks into one.
+credential parameter reaches any declaration (by :mod:`credential_oracle`, written apart from the rule), and
+no OpenAPI-only key leaks into one. Slack's tools keep their real arguments; Stripe's forms are tools.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from credential_oracle import leaked_credentials, scheme_names
 
 import toolkit as tk
 from toolkit._contract import parse_binding
+from toolkit._credentials import REASONS
 from toolkit._openapi import SLUGS, summarise
 from toolkit._openapi._load import load_document
 
@@ -51,15 +54,6 @@ def _valid_2020_12(schema: Mapping[str, Any]) -> bool:
     return bool(jsonschema_rs.meta.is_valid({**schema, "$schema": DRAFT_2020_12}))
 
 
-def _credential_parameters(root: Mapping[str, Any]) -> set[tuple[str, str]]:
-    schemes = (root.get("components") or {}).get("securitySchemes") or root.get("securityDefinitions") or {}
-    found = {("header", "authorization")}
-    for scheme in schemes.values():
-        if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey":
-            found.add((str(scheme.get("in")), str(scheme.get("name")).lower()))
-    return found
-
-
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("name", SPECS)
 def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Path, name: str) -> None:
@@ -73,7 +67,7 @@ def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Pa
     assert {r.slug for r in toolset.rejected} <= set(SLUGS) - {"internal_error"}, [
         r for r in toolset.rejected if r.slug == "internal_error"
     ][:3]
-    credentials = _credential_parameters(load_document(corpus_dir / name).root)
+    schemes = scheme_names(load_document(corpus_dir / name).root)
     for tool in toolset:
         assert _valid_2020_12(tool.args_schema), tool.name
         types.FunctionDeclaration.model_validate(tool.declaration)
@@ -86,9 +80,13 @@ def test_every_operation_becomes_a_valid_declaration_or_a_refusal(corpus_dir: Pa
         }
         assert not leaked
         assert not any(k.startswith("x-") for k in _keys(tool.declaration.get("parameters", {})))
-        for argument, value in tool.binding.items():
-            location, original = parse_binding(value)
-            assert (location, (original or argument).lower()) not in credentials, (tool.name, value)
+        assert leaked_credentials(tool, schemes) == [], tool.name
+        wire = {(parse_binding(v)[0], parse_binding(v)[1] or a) for a, v in tool.binding.items()}
+        for credential in tool.contract.credentials:
+            assert (credential.location, credential.name) not in wire, (tool.name, credential)
+            assert credential.reason in REASONS
+            assert credential.env.startswith("CORPUS_")
+            assert credential.env.replace("_", "").isalnum()
 
 
 def test_corpus_sweep_covers_the_whole_corpus(corpus_dir: Path) -> None:
@@ -96,15 +94,43 @@ def test_corpus_sweep_covers_the_whole_corpus(corpus_dir: Path) -> None:
 
 
 @pytest.mark.timeout(60)
-def test_stripe_bodies_are_refused_only_when_they_carry_fields(corpus_dir: Path) -> None:
-    """Stripe gives every operation a form body, empty on reads: those are tools, forms with fields are not."""
+def test_stripe_form_bodies_become_tools(corpus_dir: Path) -> None:
+    """Stripe gives every operation a form body, empty on reads (left out with a loss), with fields on writes
+    (the fields become arguments, encoded as the spec's deepObject encoding says)."""
     root = load_document(corpus_dir / "stripe.json").root
     toolset = tk.from_openapi(corpus_dir / "stripe.json", "stripe", select="all")
-    form_refused = {(r.method, r.path) for r in toolset.rejected if r.slug == "form_body"}
-    assert form_refused
-    for method, path in form_refused:
-        (media,) = root["paths"][path][method.lower()]["requestBody"]["content"].values()
-        assert media["schema"].get("properties"), (method, path)
+    assert {r.slug for r in toolset.rejected} <= {"deprecated", "missing_description", "multipart_body"}
+    writes = [tool for tool in toolset if tool.method == "POST" and tool.contract.form is not None]
+    assert writes
+    for tool in writes:
+        (media,) = root["paths"][tool.path]["post"]["requestBody"]["content"].values()
+        declared = {name for name, e in media.get("encoding", {}).items() if e.get("style") == "deepObject"}
+        assert {name for name, f in (tool.contract.form or {}).items() if f.style == "deepObject"} == declared
+        fields = {parse_binding(v)[1] or a for a, v in tool.binding.items() if v.startswith("body.")}
+        taken = {c.name for c in tool.contract.credentials if c.location == "body"}
+        assert fields | taken == set(media["schema"].get("properties", {})), tool.name
     reads = [tool for tool in toolset if tool.method == "GET"]
     assert reads
     assert all(any(loss.keyword == "requestBody" for loss in tool.contract.source_losses) for tool in reads)
+
+
+@pytest.mark.timeout(60)
+def test_slack_tools_keep_their_real_arguments(corpus_dir: Path) -> None:
+    """Slack declares its token as a plain parameter (header, query or form field) of nearly every method: it
+    leaves every declaration, and every other parameter stays an argument."""
+    root = load_document(corpus_dir / "slack-web-swagger2.json").root
+    toolset = tk.from_openapi(corpus_dir / "slack-web-swagger2.json", "slack", select="all")
+    assert toolset.rejected == ()
+    for tool in toolset:
+        declared = root["paths"][tool.path][(tool.method or "").lower()].get("parameters", [])
+        secrets = {(c.location, c.name) for c in tool.contract.credentials}
+        wire = {(parse_binding(v)[0], parse_binding(v)[1] or a) for a, v in tool.binding.items()}
+        for parameter in declared:
+            where = "body" if parameter["in"] == "formData" else parameter["in"]
+            if parameter["name"] in ("token", "client_secret"):
+                assert (where, parameter["name"]) in secrets, (tool.name, parameter["name"])
+            else:
+                assert (where, parameter["name"]) in wire, (tool.name, parameter["name"])
+    post = toolset["chat_postMessage"]
+    assert {"channel", "text", "thread_ts"} <= set(post.binding)
+    assert post.contract.form is not None

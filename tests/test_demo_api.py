@@ -113,21 +113,16 @@ def test_invalid_arguments_are_caught_before_the_api(tools: dict[str, HttpTool])
 
 
 def test_refund_needs_confirmation_then_runs_once_confirmed(tools: dict[str, HttpTool]) -> None:
-    args: dict[str, Any] = {
-        "orderId": SHIPPED,
-        "amount_minor": 900,
-        "reason": "damaged",
-        "idempotency_key": "k-12345678",
-    }
+    args: dict[str, Any] = {"orderId": SHIPPED, "amount_minor": 900, "reason": "damaged"}
     pending = tools["orders_refund_create"].call(args)
     assert pending.status == "needs_confirmation"
-    assert pending.data["request"]["headers"] == {"Idempotency-Key": "k-12345678"}
-    confirmed = ToolContext(extras={"confirmed": True})
+    assert "headers" not in pending.data["request"]  # the idempotency key is the runtime's, added when sending
+    confirmed = ToolContext(extras={"confirmed": True, "dedupe_key": "k-12345678"})
     done = tools["orders_refund_create"].call(args, confirmed)
     assert done.status == "ok", done.to_dict()
     assert (done.data["order_id"], done.data["amount_minor"]) == (SHIPPED, 900)
     again = tools["orders_refund_create"].call(args, confirmed)
-    assert again.data["id"] == done.data["id"]  # the Idempotency-Key header reached the API
+    assert again.data["id"] == done.data["id"]  # the dedupe key reached the API as its Idempotency-Key
 
 
 def test_refund_beyond_the_total_is_a_409_rejection(tools: dict[str, HttpTool]) -> None:

@@ -96,3 +96,32 @@ def test_a_batch_retry_hint_names_only_retryable_failures() -> None:
 
 def test_no_golden_file_is_orphaned() -> None:
     assert {p.stem for p in GOLDEN.glob("*.json")} == set(CASES)
+
+
+class _Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("str raised")
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+@pytest.mark.parametrize(
+    ("data", "read_back"),
+    [
+        pytest.param({"x": float("nan"), "y": [float("inf"), -float("inf")]}, {"x": None, "y": [None, None]}, id="nan"),
+        pytest.param({"s": "\ud800", "\udfff": 1}, {"s": "\ud800", "\udfff": 1}, id="lone-surrogates"),
+        pytest.param({"o": _Unprintable()}, {"o": "<_Unprintable object>"}, id="unprintable-object"),
+        pytest.param({1: "a", "b": 2}, {"1": "a", "b": 2}, id="int-key"),
+    ],
+)
+def test_to_json_is_always_json_that_encodes_as_utf8(data: Any, read_back: Any) -> None:
+    text = ToolResult("ok", data=data).to_json()
+    text.encode("utf-8")
+    assert json.loads(text, parse_constant=_no_constants)["data"] == read_back
+
+
+def test_to_json_writes_an_integer_of_any_length() -> None:
+    text = ToolResult("ok", data={"n": 10**5000}).to_json()
+    assert text == '{"data": {"n": 1' + "0" * 5000 + '}, "errors": [], "notices": [], "status": "ok"}'

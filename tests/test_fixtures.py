@@ -252,7 +252,9 @@ def test_every_rejection_names_the_mutated_field_with_a_problem_and_an_expected_
         for error in row.result.errors:
             assert error.problem, row.fixture.id
             assert error.expected, row.fixture.id
-        param = row.fixture.id.split(".")[0]
-        if param in params:
+        field = row.fixture.field
+        if row.fixture.id.split(".")[0] in params:
+            assert field, row.fixture.id
+        if field:
             fields = [e.field for e in row.result.errors]
-            assert all(f == param or f.startswith((f"{param}.", f"{param}[")) for f in fields), (row.fixture.id, fields)
+            assert all(f == field or f.startswith((f"{field}.", f"{field}[")) for f in fields), (row.fixture.id, fields)

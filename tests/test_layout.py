@@ -22,6 +22,7 @@ STAGES = {
     "_from_python": "callable or framework tool object -> contract",
     "_openapi": "OpenAPI document -> contracts",
     "_lowering": "args_schema -> a dialect's declaration + losses",
+    "_lints": "tool -> lint findings (traps, and promises the schema does not enforce)",
     "_validation": "args -> envelope",
     "_fixtures": "tool -> ugly fixtures -> report",
     "_golden": "declarations <-> golden files",

@@ -253,12 +253,13 @@ def test_lints_on_real_openapi_tools_point_at_their_parameters(corpus_dir: Path,
 
 # -- declaration size ------------------------------------------------------------------------------------
 def sized_tool(kib: float) -> Tool:
-    """A real (lowered) tool whose declaration is about ``kib`` KiB of JSON, grown by one long description."""
+    """A real (lowered) tool whose declaration is about ``kib`` KiB of JSON, grown by one long description
+    (built without a declaration budget, which would cut it: the lint speaks to authors who lift it)."""
     from toolkit._tool import build_tool
 
     text = "Describe the slot precisely. " * int(kib * 1024 / 29)
     schema = {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
-    return build_tool(ToolContract(name="big", description="Do the thing.", args_schema=schema))
+    return build_tool(ToolContract(name="big", description="Do the thing.", args_schema=schema), budget=None)
 
 
 @pytest.mark.parametrize(
@@ -290,5 +291,41 @@ def test_declaration_size_counts_utf8_bytes() -> None:
 
     text = "é" * 4500  # 4,500 characters, 9,000 bytes
     schema = {"type": "object", "properties": {"note": {"type": "string", "description": text}}}
-    tool = build_tool(ToolContract(name="accents", description="Do the thing.", args_schema=schema))
+    tool = build_tool(ToolContract(name="accents", description="Do the thing.", args_schema=schema), budget=None)
     assert [item.severity for item in tool.lints if item.code == "TK503"] == ["warning"]
+
+
+# -- money found by its words --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "text", "word"),
+    [
+        pytest.param("budget", "Monthly budget for the campaign, in euros.", "euros", id="euros"),
+        pytest.param("subtotal", "Subtotal in USD before tax and shipping.", "USD", id="iso-code"),
+        pytest.param("unit", "Price per unit, for example 4.99.", "Price", id="price"),
+        pytest.param("deposit", "Deposit (£) taken when the table is booked.", "£", id="pound-sign"),
+        pytest.param("tip", "Tip left for the driver, e.g. $5.", "$5", id="dollar-before-digits"),
+        pytest.param("limit", "Spending limit of the card in the account's currency.", "currency", id="currency"),
+    ],
+)
+def test_money_typed_float_is_found_by_its_description(name: str, text: str, word: str) -> None:
+    (item,) = [item for item in lint(tool_of({name: described({"type": "number"}, text)})) if item.code == "TK402"]
+    assert item.path == name
+    assert f"its description says {word!r}" in item.message
+    assert "Decimal" in item.fix
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [
+        pytest.param("discount", described({"type": "number"}, "Discount as a percentage of the price."), id="percent"),
+        pytest.param("fx", described({"type": "number"}, "USD to EUR exchange rate at booking time."), id="rate"),
+        pytest.param("match", described({"type": "number"}, "Relevance score of the price match."), id="score"),
+        pytest.param("total_cents", described({"type": "integer"}, "Total in cents (USD)."), id="integer-minor-units"),
+        pytest.param("cost", described({"type": "string"}, "Cost in EUR as a decimal string."), id="decimal-string"),
+        pytest.param("ref", described({"type": "number"}, "Follows the $ref pointer to its target."), id="dollar-sign"),
+        pytest.param("weight", described({"type": "number"}, "Weight of the parcel in pounds."), id="pounds-weight"),
+        pytest.param("depth", described({"type": "number"}, "How deep the PHP stack may grow."), id="not-a-code"),
+    ],
+)
+def test_words_near_money_that_are_not_money_stay_quiet(name: str, schema: dict[str, Any]) -> None:
+    assert [item for item in lint(tool_of({name: schema})) if item.code == "TK402"] == []

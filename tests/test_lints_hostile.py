@@ -55,3 +55,38 @@ def test_recursive_fan_out_through_properties_is_bounded() -> None:
     paths = [lint.path for lint in tool.lints]
     assert len(paths) == len({(lint.code, lint.path) for lint in tool.lints})
     assert any(path.startswith("root.") for path in paths)
+
+
+_HOSTILE_UNITS = {
+    "digit-run": "1",
+    "whitespace-after-a-head": "at most" + " " * 40,
+    "chained-ranges": "between 1 and 2 and ",
+    "thousands": "1,000,",
+    "dashed-numbers": "1-",
+    "clause-starts": ":",
+    "open-backticks": "`",
+    "unclosed-prefixes": "must start with `a",
+    "bare-followed-by": "`a_` followed by ",
+    "date-tokens": "YYYY-",
+    "iso-mentions": "ISO 8601 ",
+    "time-tokens": "HH:MM:",
+    "conditions": "for if when at most 1 ",
+    "n-character-nouns": "a 1-character ",
+    "signs": "be positive ",
+}
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("unit", list(_HOSTILE_UNITS.values()), ids=list(_HOSTILE_UNITS))
+def test_descriptions_built_to_backtrack_are_read_in_linear_time(unit: str) -> None:
+    """200,000 characters of one repeated fragment: every word lint reads it (linear patterns, bounded windows)."""
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    properties = {
+        kind: {"type": kind, "description": text, **({"items": {"type": "string"}} if kind == "array" else {})}
+        for kind in ("string", "integer", "number", "array")
+    }
+    schema = {"type": "object", "properties": properties, "additionalProperties": False}
+    findings = lint(
+        Tool(contract=ToolContract(name="t", description="Do the thing.", args_schema=schema), parameters=None)
+    )
+    assert {item.path for item in findings} <= set(properties)

@@ -1,5 +1,6 @@
 """Request bodies that carry no fields are left out with a loss; bodies that carry fields keep their rules
-(JSON is hoisted or kept under ``body``; form, multipart and binary bodies are refused with their slug)."""
+(JSON and form-urlencoded bodies are hoisted or kept under ``body``; a form whose schema is no object, and
+multipart and binary bodies, are refused with their slug)."""
 
 from __future__ import annotations
 
@@ -69,10 +70,12 @@ def test_stripe_like_get_with_empty_form_body_becomes_a_tool() -> None:
     assert tool.validate({"limit": 3, "email": "a@b.c"}).status == "invalid_arguments"
 
 
-def test_stripe_like_post_with_form_fields_is_still_refused() -> None:
+def test_stripe_like_post_with_form_fields_becomes_a_form_tool() -> None:
     toolset = tk.from_openapi(_stripe_like(), "stripe", select="all")
-    refused = {r.operation_id: r.slug for r in toolset.rejected}
-    assert refused == {"PostCustomers": "form_body"}
+    assert toolset.rejected == ()
+    tool = toolset["PostCustomers"]
+    assert tool.binding == {"email": "body.email"}
+    assert tool.contract.form == {}
 
 
 def test_delete_with_open_empty_form_body_becomes_a_tool() -> None:
@@ -99,17 +102,20 @@ def test_empty_body_behind_a_reference_is_ignored() -> None:
 def test_reference_with_sibling_properties_is_not_empty() -> None:
     components = {"components": {"schemas": {"Empty": {"type": "object", "additionalProperties": False}}}}
     schema = {"$ref": "#/components/schemas/Empty", "properties": {"a": {"type": "string"}}}
-    toolset = _one("post", {FORM: {"schema": schema}}, **components)
-    assert [r.slug for r in toolset.rejected] == ["form_body"]
+    toolset = _one("post", {"multipart/form-data": {"schema": schema}}, **components)
+    assert [r.slug for r in toolset.rejected] == ["multipart_body"]
 
 
-@pytest.mark.parametrize(
-    ("method", "media", "slug"),
-    [("post", FORM, "form_body"), ("put", "multipart/form-data", "multipart_body"), ("patch", FORM, "form_body")],
-)
-def test_open_empty_form_body_on_a_write_method_is_refused(method: str, media: str, slug: str) -> None:
-    toolset = _one(method, {media: {"schema": EMPTY_OPEN}})
-    assert [r.slug for r in toolset.rejected] == [slug]
+def test_open_empty_multipart_body_on_a_write_method_is_refused() -> None:
+    toolset = _one("put", {"multipart/form-data": {"schema": EMPTY_OPEN}})
+    assert [r.slug for r in toolset.rejected] == ["multipart_body"]
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_open_empty_form_body_on_a_write_method_is_a_free_form_body(method: str) -> None:
+    tool = _one(method, {FORM: {"schema": EMPTY_OPEN}})["op"]
+    assert tool.binding == {"body": "body"}
+    assert tool.contract.form == {}
 
 
 @pytest.mark.parametrize("method", ["get", "head", "delete"])
@@ -130,18 +136,28 @@ def test_open_empty_json_body_on_post_stays_a_free_form_body() -> None:
         {"type": "object", "required": ["a"], "additionalProperties": False},
         {"type": "object", "patternProperties": {"^a": {"type": "string"}}, "additionalProperties": False},
         {"allOf": [{"type": "object", "additionalProperties": False}]},
-        {},
     ],
-    ids=["map", "required-name", "pattern-properties", "all-of", "no-schema"],
+    ids=["map", "required-name", "pattern-properties", "all-of"],
 )
-def test_form_body_that_may_carry_fields_is_refused(schema: dict[str, Any]) -> None:
-    toolset = _one("get", {FORM: {"schema": schema}})
+def test_form_body_that_may_carry_fields_is_a_body_argument(schema: dict[str, Any]) -> None:
+    tool = _one("get", {FORM: {"schema": schema}, "multipart/form-data": {"schema": schema}})["op"]
+    assert tool.binding == {"body": "body"}
+    assert tool.contract.form == {}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [{"type": "string"}, {"type": "array", "items": {"type": "string"}}, {"oneOf": [{"type": "object"}]}, {}],
+    ids=["string", "array", "one-of", "no-schema"],
+)
+def test_form_body_that_is_not_an_object_is_refused(schema: dict[str, Any]) -> None:
+    toolset = _one("post", {FORM: {"schema": schema}})
     assert [r.slug for r in toolset.rejected] == ["form_body"]
 
 
-def test_dangling_reference_in_a_form_body_is_refused_as_a_form() -> None:
+def test_dangling_reference_in_a_form_body_is_refused_as_a_reference() -> None:
     toolset = _one("post", {FORM: {"schema": {"$ref": "#/components/schemas/Missing"}}})
-    assert [r.slug for r in toolset.rejected] == ["form_body"]
+    assert [r.slug for r in toolset.rejected] == ["unresolved_ref"]
 
 
 # -- descriptions from the path item ----------------------------------------------------------------------

@@ -34,13 +34,14 @@ ID = {"name": "id", "in": "path", "schema": {"type": "string"}}
 def test_orders_bindings_match_the_seed(repo_root: Path) -> None:
     toolset = tk.from_openapi(repo_root / "specs" / "orders.yaml", "orders")
     assert toolset["orders_get"].binding == {"orderId": "path", "expand": "query"}
-    assert toolset["orders_refund_create"].binding == {
+    refund = toolset["orders_refund_create"]
+    assert refund.binding == {
         "orderId": "path",
-        "idempotency_key": "header.Idempotency-Key",
         "amount_minor": "body.amount_minor",
         "reason": "body.reason",
         "note": "body.note",
     }
+    assert refund.contract.idempotency_key == "header.Idempotency-Key"  # the runtime's, never the model's
 
 
 def test_path_parameters_are_always_required() -> None:

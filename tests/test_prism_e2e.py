@@ -1,8 +1,8 @@
 """Generated tools against Prism: a real mock server that validates every request against the spec.
 
 Prism runs with ``--errors``, so a request that breaks the spec (a wrong binding, a missing credential, a
-bad path parameter) comes back as an error status instead of a mock answer. One Prism per spec, started
-once for the module on a free loopback port and killed in teardown.
+bad path parameter, a form field encoded in the wrong style) comes back as an error status instead of a mock
+answer. One Prism per spec, started once for the module on a free loopback port and killed in teardown.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import pytest
 
 from toolkit import ToolContext, from_openapi
 from toolkit._codegen import generate
+from toolkit._contract import FormField
 from toolkit._tool import Tool
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool, Trim
 
@@ -59,7 +60,7 @@ def prism(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """``{spec name: base URL}`` for the orders spec and (when the corpus is there) the two petstores."""
     if not PRISM.exists():
         pytest.skip(f"Prism is not installed at {PRISM}; run `npm ci --prefix .ci` (bash .ci/setup does it)")
-    specs = {"orders": REPO / "specs" / "orders.yaml"}
+    specs = {"orders": REPO / "specs" / "orders.yaml", "forms": REPO / "tests" / "specs" / "forms.yaml"}
     if (CORPUS / "MANIFEST.tsv").is_file():
         specs |= {"petstore": CORPUS / "petstore-3.0.yaml", "expanded": CORPUS / "petstore-expanded-3.0.yaml"}
     logs = tmp_path_factory.mktemp("prism")
@@ -100,6 +101,8 @@ def packages(tmp_path_factory: pytest.TempPathFactory, prism: dict[str, str]) ->
     """The committed orders package plus the petstores generated now (every operation opted in)."""
     root = tmp_path_factory.mktemp("pkgs")
     out = {"orders": _import_generated(root, _committed_orders())}
+    forms = from_openapi(REPO / "tests" / "specs" / "forms.yaml", namespace="forms", select="all")
+    out["forms"] = _import_generated(root, generate(forms, package="e2e_forms_tools"))
     for name, spec in (("petstore", "petstore-3.0.yaml"), ("expanded", "petstore-expanded-3.0.yaml")):
         if name not in prism:
             continue
@@ -107,7 +110,9 @@ def packages(tmp_path_factory: pytest.TempPathFactory, prism: dict[str, str]) ->
         out[name] = _import_generated(root, generate(toolset, package=f"e2e_{name}_tools"))
     yield out
     for module in [
-        m for m in sys.modules if m.split(".")[0] in {"e2e_orders_tools", "e2e_petstore_tools", "e2e_expanded_tools"}
+        m
+        for m in sys.modules
+        if m.split(".")[0] in {"e2e_orders_tools", "e2e_petstore_tools", "e2e_expanded_tools", "e2e_forms_tools"}
     ]:
         del sys.modules[module]
 
@@ -143,7 +148,6 @@ ORDERS_CALLS = [
             "amount_minor": 250,
             "reason": "damaged",
             "note": "box crushed",
-            "idempotency_key": "k-123456",
         },
     ),
     ("orders_cancel", {"orderId": ORDER, "reason": "ordered twice", "notify_customer": False}),
@@ -257,3 +261,92 @@ def test_a_documented_default_error_maps_to_a_retryable_error(
     tools["pets_list_pets"].client.close()
     assert (result.status, result.retryable) == ("error", True)
     assert result.message.startswith("HTTP 500")
+
+
+# -- form bodies and credentials declared as parameters (tests/specs/forms.yaml) ------------------------------
+FORM_SECRETS = {"FORMS_BEARER_AUTH": "sk_test_1", "FORMS_CLIENT_SECRET": "cs_secret_1", "FORMS_API_KEY": "key-1"}
+CUSTOMER = {
+    "email": "ada@example.com",
+    "name": "Ada Lovelace",
+    "balance": -250,
+    "tax_exempt": False,
+    "address": {"city": "London", "line1": "12 St James's Square", "geo": {"lat": 51.5, "lng": -0.13}},
+    "expand": ["default_source", "tax_ids"],
+    "tags": ["vip", "early adopter"],
+    "codes": ["a|b", "c"],
+}
+
+
+def _forms(prism: dict[str, str], packages: dict[str, Any], **config: Any) -> dict[str, HttpTool]:
+    settings = {"environ": FORM_SECRETS, "credentials": {"X-Auth-Token": lambda: "tok-1234"}, **config}
+    return _tools(packages["forms"], base_url=prism["forms"], **settings)
+
+
+def test_a_form_body_in_every_style_is_accepted_by_prism(prism: dict[str, str], packages: dict[str, Any]) -> None:
+    """Brackets two levels deep, an indexed array, comma and pipe lists, scalars (an array of objects in brackets
+    is checked against the qs decoder in tests/test_forms.py: Prism reads such arrays only as JSON text)."""
+    tools = _forms(prism, packages)
+    result = tools["forms_create_customer"].call(CUSTOMER, CONFIRMED)
+    tools["forms_create_customer"].client.close()
+    assert result.status == "ok", result.to_dict()
+
+
+def test_a_flat_form_with_a_query_credential_is_accepted_by_prism(
+    prism: dict[str, str], packages: dict[str, Any]
+) -> None:
+    tools = _forms(prism, packages)
+    result = tools["forms_update_customer"].call({"customer": "cus_1", "name": "Ada", "notify": True}, CONFIRMED)
+    tools["forms_update_customer"].client.close()
+    assert result.status == "ok", result.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("field", "encoding"),
+    [("address", FormField(json=True)), ("address", FormField(style="form"))],
+    ids=["nested-object-as-json", "nested-object-exploded"],
+)
+def test_a_field_in_another_style_is_refused_by_prism(
+    prism: dict[str, str], packages: dict[str, Any], field: str, encoding: FormField
+) -> None:
+    real = _forms(prism, packages)["forms_create_customer"]
+    contract = replace(real.tool.contract, form={**(real.tool.contract.form or {}), field: encoding})
+    broken = HttpTool(replace(real.tool, contract=contract, _cache={}), client=real.client)
+    result = broken.call(CUSTOMER, CONFIRMED)
+    real.client.close()
+    assert result.status == "invalid_arguments", result.to_dict()
+    assert result.message.startswith("HTTP 422")
+
+
+def test_a_json_body_where_a_form_is_declared_is_refused_by_prism(
+    prism: dict[str, str], packages: dict[str, Any]
+) -> None:
+    real = _forms(prism, packages)["forms_update_customer"]
+    contract = replace(real.tool.contract, form=None)
+    broken = HttpTool(replace(real.tool, contract=contract, _cache={}), client=real.client)
+    result = broken.call({"customer": "cus_1", "name": "Ada"}, CONFIRMED)
+    real.client.close()
+    assert (result.status, result.errors[0].code) == ("rejected", "http_415"), result.to_dict()
+
+
+@pytest.mark.parametrize("missing", ["FORMS_CLIENT_SECRET", "FORMS_API_KEY"])
+def test_a_required_credential_without_a_value_stops_the_call(
+    prism: dict[str, str], packages: dict[str, Any], missing: str
+) -> None:
+    environ = {k: v for k, v in FORM_SECRETS.items() if k != missing}
+    tools = _forms(prism, packages, environ=environ)
+    name = "forms_create_customer" if missing == "FORMS_CLIENT_SECRET" else "forms_update_customer"
+    args = CUSTOMER if name == "forms_create_customer" else {"customer": "cus_1", "name": "Ada"}
+    result = tools[name].call(args, CONFIRMED)
+    tools[name].client.close()
+    assert (result.status, result.retryable) == ("error", False)
+    assert "missing_credential" in result.message
+    assert missing in result.message
+
+
+def test_form_credentials_never_reach_the_declaration(packages: dict[str, Any]) -> None:
+    tool = packages["forms"].forms_create_customer.TOOL
+    assert {"client_secret", "X-Auth-Token", "x_auth_token"}.isdisjoint(tool.declaration["parameters"]["properties"])
+    assert [(c.name, c.location, c.env) for c in tool.contract.credentials] == [
+        ("X-Auth-Token", "header", "FORMS_X_AUTH_TOKEN"),
+        ("client_secret", "body", "FORMS_CLIENT_SECRET"),
+    ]

@@ -124,20 +124,52 @@ def test_the_target_pointer_is_percent_decoded_and_still_escaped() -> None:
         pytest.param("#/values/-", "unresolved_ref", id="index-past-the-end-dash"),
         pytest.param("#/values/²", "unresolved_ref", id="index-unicode-digit"),
         pytest.param("#/$defs/my thing/const/x", "unresolved_ref", id="into-a-string"),
-        pytest.param("#node", "unresolved_ref", id="plain-name-anchor"),
+        pytest.param("#node", "unresolved_ref", id="plain-name-anchor-not-declared"),
     ],
 )
 def test_a_bad_reference_fails_with_its_slug(ref: Any, slug: str) -> None:
     assert slug_of(DOCUMENT, ref) == slug
 
 
-def test_an_anchor_is_refused_even_when_declared_and_the_message_says_what_to_write() -> None:
-    document = {"$defs": {"A": {"$anchor": "node", "type": "string"}}}
+ANCHORED: dict[str, Any] = {
+    "$defs": {
+        "A": {"$anchor": "node", "type": "string"},
+        "D": {"$dynamicAnchor": "dyn", "type": "integer"},
+        "V": {"const": {"$anchor": "value"}, "enum": [{"$anchor": "value"}]},
+        "R": {"$id": "https://example.com/other", "$defs": {"inner": {"$anchor": "inner"}}},
+    },
+    "properties": {"deep": {"items": {"anyOf": [{"$anchor": "deep"}]}}},
+}
+
+
+@pytest.mark.parametrize("ref", ["#node", "#dyn", "#deep"])
+def test_a_plain_name_anchor_finds_what_the_oracle_finds(ref: str) -> None:
+    assert Refs(ANCHORED).lookup(ref) is oracle(ANCHORED, ref)
+
+
+@pytest.mark.parametrize(
+    "ref", [pytest.param("#value", id="inside-a-value"), pytest.param("#inner", id="inside-another-resource")]
+)
+def test_an_anchor_outside_the_resource_schemas_is_not_found(ref: str) -> None:
     with pytest.raises(SchemaError) as caught:
-        Refs(document).lookup("#node", "/properties/x")
+        Refs(ANCHORED).lookup(ref, "/properties/x")
     assert caught.value.slug == "unresolved_ref"
     assert "/properties/x" in caught.value.message
     assert "'#/$defs/Name'" in caught.value.message
+
+
+def test_an_anchor_declared_twice_is_a_bad_reference() -> None:
+    document = {"$defs": {"A": {"$anchor": "x"}, "B": {"$dynamicAnchor": "x"}}}
+    with pytest.raises(SchemaError) as caught:
+        Refs(document).lookup("#x")
+    assert caught.value.slug == "bad_ref"
+    assert "declared twice" in caught.value.message
+
+
+def test_tokens_of_an_anchor_name_no_place() -> None:
+    with pytest.raises(SchemaError) as caught:
+        tokens("#node")
+    assert caught.value.slug == "unresolved_ref"
 
 
 def test_the_message_names_how_far_the_pointer_got() -> None:
@@ -169,7 +201,10 @@ def test_a_reference_chain_back_to_itself_is_left_recursive() -> None:
 # -- reading every reference --------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "where",
-    ["properties", "additionalProperties", "items", "prefixItems", "contains", "not", "then", "allOf", "$ref"],
+    [
+        *("properties", "additionalProperties", "items", "prefixItems", "contains", "not", "then", "allOf", "$ref"),
+        *("$dynamicRef", "dependentSchemas", "propertyNames", "unevaluatedProperties", "unevaluatedItems"),
+    ],
 )
 def test_check_references_reads_each_place_the_validator_reads(where: str) -> None:
     bad = {"$ref": "#/$defs/missing"}
@@ -183,6 +218,11 @@ def test_check_references_reads_each_place_the_validator_reads(where: str) -> No
         "then": {"if": True, "then": bad},
         "allOf": {"allOf": [bad]},
         "$ref": {"$ref": "#/$defs/missing"},
+        "$dynamicRef": {"$dynamicRef": "#missing"},
+        "dependentSchemas": {"dependentSchemas": {"x": bad}},
+        "propertyNames": {"propertyNames": bad},
+        "unevaluatedProperties": {"unevaluatedProperties": bad},
+        "unevaluatedItems": {"unevaluatedItems": bad},
     }[where]
     with pytest.raises(SchemaError) as caught:
         check_references(holder, Refs(holder))
@@ -192,7 +232,7 @@ def test_check_references_reads_each_place_the_validator_reads(where: str) -> No
 def test_check_references_leaves_unused_definitions_and_annotations_alone() -> None:
     schema = {"properties": {"x": {"type": "string"}}, "$defs": {"unused": {"$ref": "#/nowhere"}}}
     check_references(schema, Refs(schema))
-    schema = {"dependentSchemas": {"x": {"$ref": "#/nowhere"}}, "if": {"$ref": "#/nowhere"}}
+    schema = {"if": {"$ref": "#/nowhere"}, "examples": [{"$ref": "#/nowhere"}]}
     check_references(schema, Refs(schema))
 
 

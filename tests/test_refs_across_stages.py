@@ -99,7 +99,9 @@ COMPONENT_LOOP = {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/comp
 PROBLEMS = {
     "dangling": Problem("#/$defs/Missing", {}, "#/components/schemas/Missing", {}, "unresolved_ref"),
     "past-a-list": Problem("#/$defs/A/enum/3", ONE, "#/components/schemas/A/enum/3", ONE, "unresolved_ref"),
-    "anchor": Problem("#thing", {"T": {"$anchor": "thing"}}, "#thing", {"T": {"$anchor": "thing"}}, "unresolved_ref"),
+    "anchor-undeclared": Problem(
+        "#thing", {"T": {"$anchor": "other"}}, "#thing", {"T": {"$anchor": "thing"}}, "unresolved_ref"
+    ),
     "remote-url": Problem("https://example.com/s.json", {}, "https://example.com/s.json", {}, "remote_ref"),
     "remote-file": Problem("other.json#/$defs/A", {}, "other.yaml#/components/schemas/A", {}, "remote_ref"),
     "bad-tilde": Problem("#/$defs/a~2b", {"a~2b": {}}, "#/components/schemas/a~2b", {"a~2b": {}}, "bad_ref"),
@@ -184,6 +186,15 @@ def test_an_escaped_reference_lowers_validates_lints_and_fires(ref: str, key: st
         assert tool.validate({"x": value}).ok == oracle.is_valid({"x": value}), value
     assert [e.code for e in tool.validate({"x": 9}).errors] == ["out_of_range"]
     assert "untyped_value" not in [item.slug for item in lint(tool)]  # the lints read the target, not {}
+    assert tk.fire(tool).failures == ()
+
+
+def test_a_plain_name_anchor_lowers_validates_lints_and_fires() -> None:
+    schema = schema_with("#count", {"C": {**BOUNDED, "$anchor": "count"}})
+    assert tk.lower(schema).schema["properties"]["x"]["maximum"] == 5
+    tool = tool_of(schema)
+    assert tool.validate({"x": 3}).ok
+    assert [e.code for e in tool.validate({"x": 9}).errors] == ["out_of_range"]
     assert tk.fire(tool).failures == ()
 
 

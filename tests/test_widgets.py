@@ -59,7 +59,8 @@ def test_declaration_view_shows_the_exact_json_and_a_copy_box() -> None:
     assert view.copy_button.description == "Hide plain JSON"
     assert "tk-json-key" in view.code.value
     assert "navigator.clipboard.writeText" in view.code.value
-    assert _text(view) == f"Declaration of orders_get: 5 parameters, {len(view.text.encode())} bytes"
+    size = len(json.dumps(view.tool.declaration, separators=(",", ":"), ensure_ascii=False).encode())
+    assert _text(view) == f"Declaration of orders_get: 5 parameters, {size:,} bytes, ~{-(-size // 4):,} tokens"
     _assert_stable_widget_bundle(view)
 
 
@@ -316,6 +317,17 @@ def test_an_openapi_tool_gets_a_binding_tab() -> None:
     assert view.tabs.children[list(view.tabs.titles).index("Binding")] is view.binding.widget
 
 
+def test_tool_view_names_the_unlisted_properties_policy_when_the_schema_leaves_it_open() -> None:
+    from function_catalogue import CASES
+
+    nested = next(case for case in CASES if case.id == "nested_models")
+    view = ToolView(tk.from_function(nested.fn, **nested.options))
+    assert _text(view).splitlines()[1] == "  unlisted properties: refused at every depth (policy)"
+    header = view.widget.children[0]
+    assert isinstance(header, widgets.HTML)
+    assert "refused at every depth" in header.value
+
+
 def test_validating_edited_arguments_shows_the_new_envelope(search_tool: tk.Tool) -> None:
     view = ToolView(search_tool)
     view.playground.set_arguments({"query": "login timeout", "limit": "10"})
@@ -355,9 +367,45 @@ def test_binding_view_shows_each_argument_s_location_and_wire_name(repo_root: Pa
             in (view.widget.value)
             or original == ""
         )
-    assert "apiKey (api_key in header)" in _text(view)
+    assert "apiKey (api_key in header, $ORDERS_API_KEY)" in _text(view)
     assert "X-API-Key" in view.widget.value
+    assert "$ORDERS_API_KEY" in view.widget.value
     assert "never sees them" in view.widget.value
+
+
+CREDENTIAL_FRAGMENT = """
+openapi: 3.0.3
+info: {title: Reports, version: '1'}
+paths:
+  /reports/{reportId}:
+    get:
+      operationId: getReport
+      x-agent-tool: true
+      description: Fetch one report by id. Use it when the user names a report.
+      parameters:
+        - {name: reportId, in: path, required: true, description: The report's id., schema: {type: string}}
+        - {name: api_token, in: query, required: true, description: Your API token., schema: {type: string}}
+        - {name: X-Auth-Token, in: header, description: A session token., schema: {type: string}}
+"""
+
+
+def test_binding_view_lists_the_credentials_removed_and_the_variable_that_fills_each() -> None:
+    from toolkit._credentials import env_name
+
+    tool = tk.from_openapi(CREDENTIAL_FRAGMENT, namespace="reports").tools[0]
+    removed = {c.name: c for c in tool.contract.credentials}
+    assert set(removed) == {"api_token", "X-Auth-Token"}, "the oracle: the spec's own credential parameters"
+    assert set(tool.binding) == {"reportId"}
+    view = BindingView(tool)
+    for name, location in (("api_token", "query"), ("X-Auth-Token", "header")):
+        variable = env_name("reports", name)
+        assert removed[name].env == variable
+        assert f"{name} ({location}, ${variable})" in _text(view)
+        row = view.widget.value.split(f">{name}</td>", 1)[1].split("</tr>", 1)[0]
+        assert f"${variable}" in row, f"the row of {name} names the variable that fills it"
+        assert location in row
+    assert "reportId→path" in _text(view)
+    assert "No credentials" not in view.widget.value
 
 
 def test_binding_view_of_a_tool_without_security_says_so() -> None:
@@ -428,7 +476,12 @@ def test_workbench_adds_functions_and_openapi_and_opens_their_views(tmp_path: Pa
     assert view.opened.tool.name == "orders_get_order"
     assert view.slot.children == (view.opened.widget,)
     assert view.opened.golden.directory == tmp_path
-    assert repr(wb).splitlines()[0] == "Workbench: 2 tools, 1 toolsets"
+    total = sum(
+        len(json.dumps(t.declaration, separators=(",", ":"), ensure_ascii=False).encode()) for t in wb.tools.values()
+    )
+    assert repr(wb).splitlines()[0] == (
+        f"Workbench: 2 tools, 1 toolsets; declarations {total:,} bytes, ~{-(-total // 4):,} tokens"
+    )
     assert _text(view).endswith("opened orders_get_order")
 
 
@@ -478,9 +531,11 @@ def test_the_workbench_displays_its_tools_through_the_protocol() -> None:
     tool = wb.add(look_up, namespace="sample", effect="read")
     bundle = wb._repr_mimebundle_()
     assert bundle["text/plain"] == repr(wb)
+    size = len(json.dumps(tool.declaration, separators=(",", ":"), ensure_ascii=False).encode())
+    approx = -(-size // 4)
     assert repr(wb).splitlines() == [
-        "Workbench: 1 tools, 0 toolsets",
-        f"  sample_look_up (read): {len(tool.losses)} losses, 0 lints",
+        f"Workbench: 1 tools, 0 toolsets; declarations {size:,} bytes, ~{approx:,} tokens",
+        f"  sample_look_up (read): {len(tool.losses)} losses, 0 lints, {size:,} bytes, ~{approx:,} tokens",
     ]
     assert re.search(rf"<td[^>]*>{tool.name}</td><td[^>]*>read</td>", bundle["text/html"])
     assert wb._repr_mimebundle_(include=["text/plain"]) == {"text/plain": repr(wb)}

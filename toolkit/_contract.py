@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolkit._credentials import Credential
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import LINT_RENDERER, LOSS_RENDERER
 
@@ -21,6 +22,8 @@ __all__ = [
     "PARAMETER_NAME",
     "TOOL_NAME",
     "Effect",
+    "FormField",
+    "FormStyle",
     "FrameworkSource",
     "Injected",
     "Lint",
@@ -41,6 +44,7 @@ PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 Effect = Literal["read", "write"]
 Severity = Literal["error", "warning", "info"]
 BindingLocation = Literal["path", "query", "header", "body"]
+FormStyle = Literal["form", "spaceDelimited", "pipeDelimited", "deepObject"]
 
 
 @displayed_by(LOSS_RENDERER)
@@ -137,11 +141,22 @@ class Policy:
       if it were omitted (its default applies, with a notice); ``"reject"`` refuses it.
     * ``clamp``: ``None`` derives it from the tool's effect: **read** tools clamp bounded numbers (with a
       notice), **write** tools reject them. ``True``/``False`` force it.
+    * ``unlisted_properties``: ``"refuse"`` reads every object schema that lists ``properties`` and says
+      nothing of ``additionalProperties``/``unevaluatedProperties`` as closed, at every depth (a key no
+      property, pattern, ``allOf`` member, matching branch or ``$ref`` lists is ``unknown_property``);
+      ``"allow"`` leaves such objects open, as JSON Schema does. An explicit ``additionalProperties`` is
+      honoured either way (pydantic's ``extra="allow"`` writes ``true``).
+    * ``declaration_budget``: bytes of compact JSON the tool's declaration may take; over it, lowering reduces
+      the declaration (each reduction a loss) or refuses the tool (see :mod:`toolkit._lowering._budget`).
+      ``None`` takes the budget the tool is built with (``from_function(budget=...)``,
+      ``from_openapi(budget=...)``; 8 KiB by default).
     """
 
     enum_case: Literal["strict", "insensitive"] = "strict"
     null_optional: Literal["absent", "reject"] = "absent"
     clamp: bool | None = None
+    unlisted_properties: Literal["refuse", "allow"] = "refuse"
+    declaration_budget: int | None = None
 
     def clamps(self, effect: Effect) -> bool:
         return effect == "read" if self.clamp is None else self.clamp
@@ -151,13 +166,29 @@ class Policy:
 class SecurityScheme:
     """Where one credential goes: ``kind`` api_key (``location`` header/query/cookie, ``name``) or bearer/basic.
 
-    ``key`` is the scheme's name in the spec; the runtime configuration maps it to the secret's source.
+    ``key`` is the scheme's name in the spec; the runtime configuration maps it to the secret's source, and
+    without one the environment variable ``env`` is read (``""``: none; see :func:`toolkit._credentials.env_name`).
     """
 
     key: str
     kind: Literal["api_key", "bearer", "basic"]
     location: Literal["header", "query", "cookie"] = "header"
     name: str = "Authorization"
+    env: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """How one field of an ``application/x-www-form-urlencoded`` body is encoded (the spec's ``encoding``).
+
+    ``style`` and ``explode`` as OpenAPI defines them for forms (default ``form``, exploded); ``deepObject``
+    writes nested values in brackets at any depth (``a[b][c]=``, ``a[0]=``: Stripe's style); ``json`` sends
+    the value as JSON text (an ``encoding`` ``contentType`` of ``application/json``).
+    """
+
+    style: FormStyle = "form"
+    explode: bool = True
+    json: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +206,12 @@ class ToolContract:
     ``servers`` (the base URLs the document names for the operation) and ``domain_rules`` (declarative
     ``{field, schema, problem, expected}`` rules from the overrides or ``x-agent-tool``; the tool enforces them
     as domain checks, and generated modules store them).
+
+    What the runtime fills and the model never sees: ``credentials`` (parameters the spec declares that carry
+    a secret, see :class:`~toolkit._credentials.Credential`) and ``idempotency_key`` (where the operation takes
+    an idempotency key, as a binding value such as ``"header.Idempotency-Key"``: the runtime sends the
+    ledger's dedupe key there). ``form`` is ``None`` for a JSON body; for an ``application/x-www-form-urlencoded``
+    body it maps body field names to their :class:`FormField` encoding (a field not listed uses the default).
     """
 
     name: str
@@ -193,6 +230,9 @@ class ToolContract:
     domain_rules: tuple[Mapping[str, Any], ...] = ()
     injected: tuple[Injected, ...] = ()
     framework: FrameworkSource | None = None
+    credentials: tuple[Credential, ...] = ()
+    idempotency_key: str | None = None
+    form: Mapping[str, FormField] | None = None
 
 
 def parse_binding(value: str) -> tuple[BindingLocation, str | None]:

@@ -8,8 +8,10 @@ except the four keys every :class:`ToolResult` always carries: ``status``, ``dat
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any, Literal, get_args
 
 from toolkit._display import Displayable, displayed_by
@@ -61,8 +63,50 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_BIG_INT = 2**4000
+"""Integers from here on are written through ``Decimal``: ``json.dumps`` (``int.__repr__``) refuses those over
+4,300 digits."""
+
+
+def _safe_str(value: Any) -> str:
+    try:
+        return str(value)
+    except Exception:  # an object whose __str__ raises: its type is what a reader can use
+        return f"<{type(value).__name__} object>"
+
+
+def _plain(value: Any, big: list[int], depth: int = 0) -> Any:
+    """``value`` with what JSON cannot write made writable: NaN and infinities as null (as JavaScript's
+    ``JSON.stringify`` writes them), huge integers as placeholders, cycles and depth past 256 cut."""
+    kind = type(value)
+    if kind is float and value - value != 0:
+        return None
+    if kind is int and not -_BIG_INT < value < _BIG_INT:
+        big.append(value)
+        return f"\x00big{len(big) - 1}\x00"
+    if depth > 256:
+        return None
+    if isinstance(value, Mapping):
+        return {k if isinstance(k, str) else _safe_str(k): _plain(v, big, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v, big, depth + 1) for v in value]
+    return value
+
+
 def _to_json(payload: Mapping[str, Any]) -> str:
-    return json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+    """JSON text that is always valid: no NaN or Infinity, any integer, lone surrogates escaped (so the text
+    encodes as UTF-8), and an object JSON has no form for written as its ``str`` (or its type, if that raises)."""
+    try:
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=_safe_str, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        big: list[int] = []
+        text = json.dumps(_plain(payload, big), sort_keys=True, ensure_ascii=False, default=_safe_str)
+        for i, number in enumerate(big):
+            text = text.replace(f'"\\u0000big{i}\\u0000"', format(Decimal(number), "f"), 1)
+    if _SURROGATE.search(text):
+        text = _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    return text
 
 
 class _Envelope(Displayable):

@@ -12,6 +12,12 @@ What a ``$ref`` may be (the whole document is one resource; ``$id`` inside it ch
   then split on ``/``, then ``~1`` becomes ``/`` and ``~0`` becomes ``~`` in each token. ``#/$defs/...``,
   ``#/definitions/...``, ``#/components/schemas/...`` and any other pointer into the document
   (``#/properties/a/items/0``) are all just pointers. A list index is ``0`` or a number without leading zeros.
+* ``#`` + a plain name (``#node``) -- the schema that declares ``"$anchor": "node"`` or
+  ``"$dynamicAnchor": "node"``. Anchors are found by walking the keywords that hold schemas (``properties``,
+  ``$defs``, ``items``, ``allOf`` ...), never inside values (``enum``, ``const``, ``default``, ``examples``),
+  and not inside a subschema with an ``$id`` of its own (another resource, with anchors of its own). A name
+  declared twice is ``bad_ref``. The whole document is one resource, so ``$dynamicRef`` resolves exactly as
+  ``$ref`` does (its dynamic scope holds one resource): :func:`check_references` reads both.
 
 The slugs, one per way a reference can fail:
 
@@ -19,9 +25,8 @@ The slugs, one per way a reference can fail:
   followed by two hex digits, percent-escapes that are not UTF-8, a fragment that is neither a pointer nor
   an anchor name;
 * ``remote_ref`` -- another document (``other.json#/X``, ``https://...``, ``urn:...``): never fetched;
-* ``unresolved_ref`` -- a pointer to nothing; also a plain-name anchor (``#node``, declared with
-  ``$anchor``): anchors are not read, because their scope depends on ``$id`` and on which keywords hold
-  schemas, which differ between JSON Schema and OpenAPI; the message says to use a pointer instead;
+* ``unresolved_ref`` -- a pointer to nothing, or a plain-name anchor (``#node``) that no ``$anchor`` or
+  ``$dynamicAnchor`` of the document declares;
 * ``left_recursive_ref`` -- a reference cycle that never reads into the value (``A: {anyOf: [{$ref: A},
   ...]}``, or a ``$ref`` chain back to itself): the schema applies itself to the very value it is checking,
   so it has no meaning (2020-12 calls it invalid). Recursion through ``properties``, ``items`` and the like
@@ -35,7 +40,7 @@ recursion; :func:`schema_types` and :func:`main_type` answer "which JSON type is
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple, TypeGuard
 from urllib.parse import unquote
@@ -48,6 +53,9 @@ __all__ = [
     "LEFT_RECURSIVE_REF",
     "REF_SLUGS",
     "REMOTE_REF",
+    "SCHEMA_LIST",
+    "SCHEMA_MAP",
+    "SCHEMA_ONE",
     "UNRESOLVED_REF",
     "RefSlug",
     "Refs",
@@ -55,9 +63,12 @@ __all__ = [
     "TypeSet",
     "check_references",
     "follow",
+    "has_silent_objects",
     "is_ref_slug",
     "main_type",
     "schema_types",
+    "silent_on_unlisted",
+    "subschemas",
     "tokens",
 ]
 
@@ -100,10 +111,11 @@ class _Parsed(NamedTuple):
     tokens: tuple[str, ...]
     slug: RefSlug | None = None
     problem: str = ""
+    anchor: str | None = None
 
 
 _REMOTE = "points at another document, which is never fetched; inline it or copy it in"
-_ANCHOR_REFUSED = "is a plain-name anchor, which is not read; use a JSON pointer such as '#/$defs/Name'"
+_ANCHOR_HERE = "is a plain-name anchor, which is not read here; use a JSON pointer such as '#/$defs/Name'"
 _NOT_POINTER = "is neither a JSON pointer (starting '#/') nor an anchor name"
 _BAD_PERCENT_TEXT = "has a '%' that is not followed by two hex digits; write a percent sign as %25"
 _BAD_TILDE_TEXT = "has a '~' that is not '~0' (a tilde) or '~1' (a slash) in a JSON pointer"
@@ -128,7 +140,7 @@ def _parse(ref: str) -> _Parsed:
         return _Parsed("", ())
     if not fragment.startswith("/"):
         if _ANCHOR.fullmatch(fragment):
-            return _Parsed("", (), UNRESOLVED_REF, _ANCHOR_REFUSED)
+            return _Parsed("", (), anchor=fragment)
         return _Parsed("", (), BAD_REF, _NOT_POINTER)
     if _BAD_TILDE.search(fragment):
         return _Parsed("", (), BAD_REF, _BAD_TILDE_TEXT)
@@ -150,8 +162,17 @@ def _read(ref: Any, where: str | None) -> _Parsed:
     return parsed
 
 
-def _locate(root: Any, ref: Any, where: str | None) -> tuple[str, Any]:
+def _locate(
+    root: Any, ref: Any, where: str | None, anchors: Callable[[], Mapping[str, tuple[str, Any]]]
+) -> tuple[str, Any]:
     parsed = _read(ref, where)
+    if parsed.anchor is not None:
+        found = anchors().get(parsed.anchor)
+        if found is None:
+            raise _refused(ref, where, UNRESOLVED_REF, f"names no $anchor or $dynamicAnchor of the document "
+                           f"(none is called {parsed.anchor!r}); declare it, or use a JSON pointer such as "
+                           "'#/$defs/Name'")  # fmt: skip
+        return found
     node = root
     for depth, token in enumerate(parsed.tokens):
         if node.__class__ is dict or isinstance(node, Mapping):
@@ -169,9 +190,13 @@ def _locate(root: Any, ref: Any, where: str | None) -> tuple[str, Any]:
 def tokens(ref: Any) -> tuple[str, ...]:
     """The decoded reference tokens of a local ``$ref`` (``"#/$defs/a~1b%20c"`` -> ``("$defs", "a/b c")``).
 
-    Raises :class:`~toolkit.SchemaError` with the reader's slug for a reference that is not a local pointer.
+    Raises :class:`~toolkit.SchemaError` with the reader's slug for a reference that is not a local pointer
+    (a plain-name anchor is ``unresolved_ref``: it names no place by itself).
     """
-    return _read(ref, None).tokens
+    parsed = _read(ref, None)
+    if parsed.anchor is not None:
+        raise _refused(ref, None, UNRESOLVED_REF, _ANCHOR_HERE)
+    return parsed.tokens
 
 
 class Refs:
@@ -182,18 +207,25 @@ class Refs:
     pointer to the ``$ref``) goes into the message.
     """
 
-    __slots__ = ("_found", "root")
+    __slots__ = ("_anchors", "_found", "root")
 
     def __init__(self, root: Any) -> None:
         self.root = root
         self._found: dict[str, tuple[str, Any]] = {}
+        self._anchors: dict[str, tuple[str, Any]] | None = None
 
     def locate(self, ref: Any, where: str | None = None) -> tuple[str, Any]:
         found = self._found.get(ref) if ref.__class__ is str else None
         if found is None:
-            found = _locate(self.root, ref, where)
+            found = _locate(self.root, ref, where, self.anchors)
             self._found[ref] = found
         return found
+
+    def anchors(self) -> Mapping[str, tuple[str, Any]]:
+        """Every plain-name anchor of the document (``$anchor`` and ``$dynamicAnchor``): its pointer and node."""
+        if self._anchors is None:
+            self._anchors = _anchors(self.root)
+        return self._anchors
 
     def lookup(self, ref: Any, where: str | None = None) -> Any:
         return self.locate(ref, where)[1]
@@ -236,24 +268,103 @@ def follow(node: Any, resolve: Resolve, *, merge: bool = True) -> Any:
 # -- reading every reference, refusing left recursion -----------------------------------------------------
 _IN_PLACE = ("anyOf", "oneOf", "allOf")
 """Keywords whose subschemas apply to the same value as their parent (with ``$ref``, ``not``, ``if``)."""
-_PART_ONE = ("additionalProperties", "items", "contains")
+_PART_ONE = ("additionalProperties", "items", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems")
 _PART_MAP = ("properties", "patternProperties")
+SCHEMA_ONE: Final = (*_PART_ONE, "not", "if", "then", "else", "contentSchema")
+"""Keywords whose value is one subschema."""
+SCHEMA_MAP: Final = (*_PART_MAP, "$defs", "definitions", "dependentSchemas")
+"""Keywords whose value maps names to subschemas."""
+SCHEMA_LIST: Final = (*_IN_PLACE, "prefixItems")
+"""Keywords whose value is a list of subschemas."""
 Edge = tuple[Any, str]
+
+
+def subschemas(schema: Mapping[str, Any], at: str = "") -> Iterator[Edge]:
+    """Every subschema directly under ``schema`` (by the 2020-12 keywords that hold schemas), with its pointer."""
+    for key in SCHEMA_ONE:
+        if key in schema:
+            yield schema[key], f"{at}/{key}"
+    for key in SCHEMA_MAP:
+        table = schema.get(key)
+        if isinstance(table, Mapping):
+            yield from ((sub, f"{at}/{key}/{_escape(str(name))}") for name, sub in table.items())
+    for key in SCHEMA_LIST:
+        members = schema.get(key)
+        if isinstance(members, list):
+            yield from ((sub, f"{at}/{key}/{i}") for i, sub in enumerate(members))
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1") if "~" in token or "/" in token else token
+
+
+def silent_on_unlisted(node: Any) -> bool:
+    """A schema that lists ``properties`` and says nothing of ``additionalProperties`` or
+    ``unevaluatedProperties``: an object whose unlisted keys ``Policy.unlisted_properties`` decides."""
+    return (
+        isinstance(node, Mapping)
+        and "properties" in node
+        and "additionalProperties" not in node
+        and "unevaluatedProperties" not in node
+    )
+
+
+def has_silent_objects(schema: Any) -> bool:
+    """Whether any schema in the document (``$defs`` included) is :func:`silent_on_unlisted`."""
+    todo, seen = [schema], set()
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, Mapping) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if silent_on_unlisted(node):
+            return True
+        todo.extend(sub for sub, _ in subschemas(node))
+    return False
+
+
+def _anchors(root: Any) -> dict[str, tuple[str, Any]]:
+    """The plain-name anchors of ``root``'s resource: not inside values, nor inside a subschema with its own ``$id``."""
+    found: dict[str, tuple[str, Any]] = {}
+    todo: list[Edge] = [(root, "")]
+    seen: set[int] = set()
+    while todo:
+        node, at = todo.pop()
+        if not isinstance(node, Mapping) or id(node) in seen or (at and "$id" in node):
+            continue
+        seen.add(id(node))
+        for key in ("$anchor", "$dynamicAnchor"):
+            name = node.get(key)
+            if not isinstance(name, str):
+                continue
+            if name in found and found[name][1] is not node:
+                raise SchemaError(
+                    f"the anchor {name!r} is declared twice, at {found[name][0] or 'the root'} and {at or 'the root'}; "
+                    "an anchor names one schema: rename one",
+                    slug=BAD_REF,
+                )
+            found[name] = (at, node)
+        todo.extend(subschemas(node, at))
+    return found
 
 
 def _edges(schema: Mapping[str, Any], at: str, resolve: Resolve) -> tuple[list[Edge], list[Edge]]:
     """The subschemas of ``schema`` applied to the same value, and those applied to a part of it."""
     same: list[Edge] = []
-    if "$ref" in schema:
-        ref = schema["$ref"]
-        target = resolve.lookup(ref, at[1:]) if isinstance(resolve, Refs) else resolve(ref)
-        same.append((target, ref if isinstance(ref, str) else repr(ref)))
+    for keyword in ("$ref", "$dynamicRef"):
+        if keyword in schema:
+            ref = schema[keyword]
+            target = resolve.lookup(ref, at[1:]) if isinstance(resolve, Refs) else resolve(ref)
+            same.append((target, ref if isinstance(ref, str) else repr(ref)))
     for key in _IN_PLACE:
         branches = schema.get(key)
         if isinstance(branches, list):
             same.extend((sub, f"{at}/{key}/{i}") for i, sub in enumerate(branches))
     conditional = ("if", "then", "else") if "then" in schema or "else" in schema else ()
     same.extend((schema[key], f"{at}/{key}") for key in ("not", *conditional) if key in schema)
+    dependent = schema.get("dependentSchemas")
+    if isinstance(dependent, Mapping):
+        same.extend((sub, f"{at}/dependentSchemas/{name}") for name, sub in dependent.items())
     parts: list[Edge] = []
     for key in _PART_MAP:
         table = schema.get(key)
@@ -269,13 +380,13 @@ def _edges(schema: Mapping[str, Any], at: str, resolve: Resolve) -> tuple[list[E
 def check_references(schema: Any, resolve: Resolve, done: dict[int, int] | None = None, at: str = "#") -> None:
     """Read every reference reachable from ``schema`` (raising the reader's slugs) and refuse left recursion.
 
-    Left recursion is a reference cycle through ``$ref`` / ``anyOf`` / ``oneOf`` / ``allOf`` / ``not`` /
-    ``if``-``then``-``else`` that never steps into ``properties``, ``items`` and the like; it raises
-    ``SchemaError(slug="left_recursive_ref")`` naming the cycle. Cutting the cycle instead is not sound: for a
-    cycle through two definitions the cut would depend on which one was entered first, and a cycle through
-    ``not`` has no consistent meaning at all. One iterative depth-first walk: linear in the schema's size.
-    ``done`` (``id`` of a node -> state) may be shared between calls over one document, so that each node is
-    walked once however many times it is asked about.
+    Left recursion is a reference cycle through ``$ref`` / ``$dynamicRef`` / ``anyOf`` / ``oneOf`` / ``allOf`` /
+    ``not`` / ``if``-``then``-``else`` / ``dependentSchemas`` that never steps into ``properties``, ``items`` and
+    the like; it raises ``SchemaError(slug="left_recursive_ref")`` naming the cycle. Cutting the cycle instead
+    is not sound: for a cycle through two definitions the cut would depend on which one was entered first, and
+    a cycle through ``not`` has no consistent meaning at all. One iterative depth-first walk: linear in the
+    schema's size. ``done`` (``id`` of a node -> state) may be shared between calls over one document, so that
+    each node is walked once however many times it is asked about.
     """
     state: dict[int, int] = {} if done is None else done  # 1 while on the current path, 2 when done
     entries: list[Edge] = [(schema, at)]

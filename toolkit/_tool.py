@@ -17,10 +17,13 @@ from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
 from toolkit._lints import lint
-from toolkit._lowering import Lowered, Payload, lower, payload
+from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Payload, lower, payload
+from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, check_budget, declaration_bytes, fit, tokens
 from toolkit._lowering.gemini import has_arguments
+from toolkit._refs import has_silent_objects
 from toolkit._validation import domain_rules
 from toolkit._validation import validate as validate_args
+from toolkit._validation._enforce import check_enforceable
 from toolkit._validation._invoke import call as call_tool
 
 if TYPE_CHECKING:
@@ -46,6 +49,8 @@ class Tool(Displayable):
     fn: Callable[..., Any] | None = None
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     context_param: str | None = None
+    budget_fit: BudgetFit | None = None
+    """How the declaration met its size budget (``None`` for a tool built without one)."""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     # -- the contract, read-only -------------------------------------------------------------------
@@ -69,6 +74,21 @@ class Tool(Displayable):
         if self.parameters is not None:
             out["parameters"] = json_copy(dict(self.parameters))
         return out
+
+    @property
+    def declaration_bytes(self) -> int:
+        """The declaration's size as compact UTF-8 JSON, what its budget counts."""
+        if self.budget_fit is not None:
+            return self.budget_fit.after
+        cached: int | None = self._cache.get("bytes")
+        if cached is None:
+            cached = self._cache["bytes"] = declaration_bytes(self.declaration)
+        return cached
+
+    @property
+    def declaration_tokens(self) -> int:
+        """An approximate token count of the declaration (bytes / 4; see :mod:`toolkit._lowering._budget`)."""
+        return tokens(self.declaration_bytes)
 
     def payload(self, dialect: str = "gemini") -> Payload:
         """The exact JSON one provider's SDK sends for this tool (``body``), with the dialect's losses and the
@@ -103,6 +123,16 @@ class Tool(Displayable):
         return dict(self.contract.binding)
 
     @property
+    def unlisted_note(self) -> str | None:
+        """How the boundary treats object keys a schema does not list, when the schema leaves it to the policy
+        (``Policy.unlisted_properties``); ``None`` when every object schema says it itself."""
+        if not has_silent_objects(self.contract.args_schema):
+            return None
+        if self.policy.unlisted_properties == "refuse":
+            return "unlisted properties: refused at every depth (policy)"
+        return "unlisted properties: allowed where the schema is silent (policy)"
+
+    @property
     def operation_id(self) -> str | None:
         return self.contract.operation_id
 
@@ -128,8 +158,17 @@ class Tool(Displayable):
         return call_tool(self, args, context)
 
     def with_policy(self, **changes: Any) -> Tool:
-        """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`)."""
-        return replace(self, policy=replace(self.policy, **changes), _cache={})
+        """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`); a new
+        ``declaration_budget`` lowers the declaration again (``None``: the default budget)."""
+        policy = replace(self.policy, **changes)
+        if policy.declaration_budget == self.policy.declaration_budget:
+            return replace(self, policy=policy, _cache={})
+        lowered, fitted = _fitted(self.contract, lower(self.contract.args_schema), policy, DEFAULT_BUDGET)
+        parameters = lowered.schema if has_arguments(self.contract) else None
+        tool = replace(
+            self, policy=policy, parameters=parameters, lowering_losses=lowered.losses, budget_fit=fitted, _cache={}
+        )
+        return replace(tool, lints=lint(tool))
 
     def with_domain(self, *checks: DomainCheck) -> Tool:
         """A copy of this tool with extra domain checks (their failures give ``status: "rejected"``)."""
@@ -171,6 +210,8 @@ class Toolset(Displayable):
     rejected: tuple[Rejection, ...] = ()
     source: Mapping[str, Any] = field(default_factory=dict)
     """Provenance: ``{"path": ..., "sha256": ..., "openapi": ..., "title": ..., "version": ...}``."""
+    toolset_budget: int | None = None
+    """The bytes every declaration together may take (``from_openapi(toolset_budget=...)``; ``None``: no limit)."""
 
     def __iter__(self) -> Iterator[Tool]:
         return iter(self.tools)
@@ -188,6 +229,16 @@ class Toolset(Displayable):
     def names(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.tools)
 
+    @property
+    def declaration_bytes(self) -> int:
+        """The size of every tool's declaration together (what one request offering them all carries)."""
+        return sum(tool.declaration_bytes for tool in self.tools)
+
+    @property
+    def declaration_tokens(self) -> int:
+        """An approximate token count of every declaration together (see :attr:`Tool.declaration_tokens`)."""
+        return tokens(self.declaration_bytes)
+
     def __repr__(self) -> str:
         return f"<Toolset {self.namespace!r} tools={len(self.tools)} rejected={len(self.rejected)}>"
 
@@ -200,22 +251,41 @@ def build_tool(
     fn: Callable[..., Any] | None = None,
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     context_param: str | None = None,
+    enforced: set[int] | None = None,
+    budget: int | None = DEFAULT_BUDGET,
 ) -> Tool:
     """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
     everything into a :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`.
 
     The tool's domain checks are the contract's declarative ``domain_rules`` followed by ``domain_checks``.
+    A schema the validator could not enforce (an unreadable pattern, a malformed or superseded keyword, a
+    bad reference) raises :class:`~toolkit.SchemaError` here, when the tool is built, not on a call.
+    ``enforced`` (ids of schema nodes already checked, shared by the tools of one document) spares checking
+    shared definitions again. ``budget`` is the declaration's size budget in bytes unless the policy names
+    one (``None``: no budget); a declaration no reduction fits raises ``SchemaError`` (slug
+    ``declaration_over_budget``).
     """
-    lowered = lower(contract.args_schema)
+    policy = policy or Policy()
+    lowered = lower(contract.args_schema)  # reads every reference, as the validator will
+    check_enforceable(contract.args_schema, references=False, done=enforced)
+    lowered, fitted = _fitted(contract, lowered, policy, budget)
     parameters = lowered.schema if has_arguments(contract) else None
     tool = Tool(
         contract=contract,
         parameters=parameters,
         lowering_losses=lowered.losses,
-        policy=policy or Policy(),
+        budget_fit=fitted,
+        policy=policy,
         domain_checks=domain_rules(contract.domain_rules) + tuple(domain_checks),
         fn=fn,
         converter=converter,
         context_param=context_param,
     )
     return replace(tool, lints=lint(tool))
+
+
+def _fitted(contract: ToolContract, lowered: Lowered, policy: Policy, budget: int | None) -> tuple[Lowered, BudgetFit]:
+    """The lowering within the policy's budget, or else ``budget`` (see :mod:`toolkit._lowering._budget`)."""
+    check_budget(budget, "budget")
+    chosen = budget if policy.declaration_budget is None else check_budget(policy.declaration_budget)
+    return fit(contract, lowered, chosen, DEFAULT_MAX_DEPTH)

@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from toolkit import __version__
-from toolkit._commands import demo, diff, fixtures, generate, golden, lower, reference
+from toolkit._commands import demo, diff, fixtures, generate, golden, lower, reference, serve
 from toolkit._exceptions import ToolkitError
 
 __all__ = ["COMMANDS", "EXIT_CODES", "build_parser", "main"]
@@ -26,6 +26,7 @@ COMMANDS: dict[str, ModuleType] = {
     "diff": diff,
     "generate": generate,
     "demo": demo,
+    "serve": serve,
     "reference": reference,
 }
 

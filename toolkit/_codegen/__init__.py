@@ -1,9 +1,9 @@
 """Generated tool modules (strategy B): a toolset in, ``{relative_path: text}`` out, no IO.
 
-For each tool the package gets a module (binding map, trim settings, security schemes, a class) plus two
-JSON resources: ``declarations/<module>.json`` (the exact golden declaration the model receives) and
-``contracts/<module>.json`` (key order kept: the full ``args_schema``, effect, confirmation, method, path,
-policy and losses).
+For each tool the package gets a module (binding map, trim settings, security schemes, credentials with the
+environment variables they are read from, a class) plus two JSON resources: ``declarations/<module>.json`` (the
+exact golden declaration the model receives) and ``contracts/<module>.json`` (key order kept: the full
+``args_schema``, effect, confirmation, method, path, idempotency key, form encoding, policy and losses).
 At import a module loads both through ``importlib.resources`` and builds its :class:`toolkit.Tool` directly
 from them (:func:`toolkit.runtime.http.load_tool`): the spec is never parsed again.
 
@@ -24,7 +24,8 @@ from typing import Any
 from toolkit import __version__
 from toolkit._canonical import pretty
 from toolkit._codegen._files import GENERATED_MARK, load_trim, stale_files, write_package
-from toolkit._contract import SecurityScheme
+from toolkit._contract import FormField, SecurityScheme
+from toolkit._credentials import Credential
 from toolkit._exceptions import CodegenError
 from toolkit._tool import Tool, Toolset
 from toolkit.runtime.trim import Trim
@@ -84,13 +85,24 @@ def _trim_literal(settings: Trim) -> str:
 
 def _scheme_literal(scheme: SecurityScheme) -> str:
     return (
-        f"SecurityScheme(key={scheme.key!r}, kind={scheme.kind!r}, location={scheme.location!r}, name={scheme.name!r})"
+        f"SecurityScheme(key={scheme.key!r}, kind={scheme.kind!r}, location={scheme.location!r}, "
+        f"name={scheme.name!r}, env={scheme.env!r})"
     )
 
 
-def _module(tool: Tool, stem: str, header: list[str], settings: Trim, schemes: tuple[SecurityScheme, ...]) -> str:
+def _credential_literal(credential: Credential) -> str:
+    """One keyword per line: a credential's detail text is long."""
+    fields = ("name", "location", "reason", "detail", "env", "scheme", "required")
+    return "Credential(\n" + "".join(f"        {f}={getattr(credential, f)!r},\n" for f in fields) + "    )"
+
+
+def _module(tool: Tool, stem: str, header: list[str], settings: Trim) -> str:
     cls = _class_name(stem)
     binding = [f"{k!r}: {v!r}" for k, v in sorted(tool.binding.items())]
+    schemes = [_scheme_literal(s) for s in tool.contract.security]
+    credentials = [_credential_literal(c) for c in tool.contract.credentials]
+    package = "__name__.rpartition('.')[0]"
+    load = [package, repr(stem), "binding=BINDING", "security=SECURITY", "credentials=CREDENTIALS"]
     lines = [
         *header,
         '"""One generated HTTP tool (toolkit strategy B). Its declaration and contract are JSON resources."""',
@@ -101,18 +113,22 @@ def _module(tool: Tool, stem: str, header: list[str], settings: Trim, schemes: t
         "",
         "from toolkit import Tool",
         "from toolkit.runtime.http import (",
-        *[f"    {name}," for name in ("HttpClient", "HttpConfig", "HttpTool", "SecurityScheme", "Trim", "load_tool")],
+        *[
+            f"    {name},"
+            for name in ("Credential", "HttpClient", "HttpConfig", "HttpTool", "SecurityScheme", "Trim", "load_tool")
+        ],
         ")",
         "",
-        f'__all__ = ["BINDING", "NAME", "SECURITY", "TOOL", "TRIM", "{cls}", "build"]',
+        f'__all__ = ["BINDING", "CREDENTIALS", "NAME", "SECURITY", "TOOL", "TRIM", "{cls}", "build"]',
         "",
         f"NAME: Final = {tool.name!r}",
         _literal_block("BINDING: Final[dict[str, str]]", binding, "{", "}").rstrip("\n"),
         f"TRIM: Final = {_trim_literal(settings)}",
-        _literal_block(
-            "SECURITY: Final[tuple[SecurityScheme, ...]]", [_scheme_literal(s) for s in schemes], "(", ")"
-        ).rstrip("\n"),
-        f"TOOL: Final[Tool] = load_tool(__name__.rpartition('.')[0], {stem!r}, binding=BINDING, security=SECURITY)",
+        _literal_block("SECURITY: Final[tuple[SecurityScheme, ...]]", schemes, "(", ")").rstrip("\n"),
+        _literal_block("CREDENTIALS: Final[tuple[Credential, ...]]", credentials, "(", ")").rstrip("\n"),
+        "TOOL: Final[Tool] = load_tool(",
+        *[f"    {argument}," for argument in load],
+        ")",
         "",
         "",
         f"class {cls}(HttpTool):",
@@ -191,12 +207,20 @@ def _contract_json(tool: Tool, rules: Sequence[Mapping[str, Any]]) -> dict[str, 
         "method": tool.method,
         "operation_id": tool.operation_id,
         "path": tool.path,
+        "idempotency_key": tool.contract.idempotency_key,
+        "form": _form_json(tool.contract.form),
         "policy": {
             "clamp": tool.policy.clamp,
             "enum_case": tool.policy.enum_case,
             "null_optional": tool.policy.null_optional,
         },
     }
+
+
+def _form_json(form: Mapping[str, FormField] | None) -> dict[str, Any] | None:
+    if form is None:
+        return None
+    return {name: {"style": f.style, "explode": f.explode, "json": f.json} for name, f in sorted(form.items())}
 
 
 def _rules(tool: Tool) -> Sequence[Mapping[str, Any]]:
@@ -240,9 +264,9 @@ def generate(
     """Generate the package for ``toolset`` as ``{relative_path: text}``; writing the files is the caller's job.
 
     ``package`` defaults to ``<namespace>_tools``; ``source_path`` is the spec path recorded in the header
-    (default: ``toolset.source["path"]``); ``trim`` is keyed by tool name. Security schemes and declarative
-    domain rules come from each tool's contract; a tool with domain checks that are not declarative rules (Python
-    callables added with ``with_domain``) is refused rather than generated without them.
+    (default: ``toolset.source["path"]``); ``trim`` is keyed by tool name. Security schemes, credentials and
+    declarative domain rules come from each tool's contract; a tool with domain checks that are not declarative
+    rules (Python callables added with ``with_domain``) is refused rather than generated without them.
     """
     package = package or f"{module_name(toolset.namespace)}_tools"
     if not package.isidentifier() or keyword.iskeyword(package) or not package.isascii():
@@ -260,7 +284,7 @@ def generate(
     files: dict[str, str] = {f"{package}/py.typed": ""}
     for stem, tool in stems.items():
         settings = (trim or {}).get(tool.name, Trim())
-        files[f"{package}/{stem}.py"] = _module(tool, stem, header, settings, tool.contract.security)
+        files[f"{package}/{stem}.py"] = _module(tool, stem, header, settings)
         files[f"{package}/declarations/{stem}.json"] = pretty(tool.declaration)
         rules = _rules(tool)
         files[f"{package}/contracts/{stem}.json"] = _ordered_json(_contract_json(tool, rules))

@@ -2,7 +2,8 @@
 
 toolkit lower toolkit/examples.py:search_issues
 toolkit lower specs/orders.yaml --op getOrder
-toolkit lower spec.json --all --summary        # every operation, summarised (losses and refusals by kind)
+toolkit lower spec.json --all --summary        # every operation, summarised (losses and refusals by kind, and
+                                               # each declaration's size: bytes, ~tokens = bytes / 4, the total)
 toolkit lower specs/orders.yaml --dialect openai   # the payload another provider's SDK sends
 """
 
@@ -124,6 +125,31 @@ def _summary_table(console: Console, target: str, summary: dict[str, Any]) -> No
         console.print("no refusals, no losses")
 
 
+def _sizes_table(console: Console, sizes: dict[str, Any]) -> None:
+    """Each tool's declaration size (bytes of compact JSON, approximate tokens), what its budget cut, and
+    the total."""
+    # rich loads when a command runs, so `toolkit --help` stays fast.
+    from rich.table import Table
+
+    if not sizes["tools"]:
+        return
+    cut = f"; {plural(sizes['reduced'], 'tool')} reduced to fit, {sizes['cut']:,} bytes cut" if sizes["reduced"] else ""
+    budget = f" (toolset budget {sizes['toolset_budget']:,})" if sizes["toolset_budget"] is not None else ""
+    title = f"declarations: {sizes['bytes']:,} bytes, ~{sizes['tokens']:,} tokens{budget}{cut}"
+    caption = "~tokens: an approximate count, bytes / 4"
+    console.print(title, markup=False, soft_wrap=True)
+    table = Table(caption=caption)
+    table.add_column("tool", overflow="fold")
+    for header in ("bytes", "~tokens", "before"):
+        table.add_column(header, justify="right")
+    table.add_column("reduced by", overflow="fold")
+    for name, row in sizes["tools"].items():
+        before = f"{row['before']:,}" if row["reductions"] else ""
+        table.add_row(name, f"{row['bytes']:,}", f"{row['tokens']:,}", before, ", ".join(row["reductions"]))
+    table.add_row("total", f"{sizes['bytes']:,}", f"{sizes['tokens']:,}", f"{sizes['before']:,}", "", style="bold")
+    console.print(table)
+
+
 def _summary(console: Console, args: argparse.Namespace) -> int:
     with progress(console, f"lowering {args.target}", None):
         select = "all" if args.all else "extension"
@@ -133,6 +159,7 @@ def _summary(console: Console, args: argparse.Namespace) -> int:
         write_json(console, summary)
     else:
         _summary_table(console, args.target, summary)
+        _sizes_table(console, summary["declarations"])
     return 0
 
 

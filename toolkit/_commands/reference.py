@@ -5,7 +5,7 @@
 
 The tables live where their vocabularies are defined: field codes and notice actions in ``toolkit._codes``,
 exception slugs in ``toolkit._exceptions``, refusal slugs in ``toolkit._openapi._refusal``, dialect refusal
-slugs in ``toolkit._lowering._dialect``.
+slugs in ``toolkit._lowering._dialect``, declaration reductions in ``toolkit._lowering._budget``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._commands import plain_text
 from toolkit._exceptions import ERROR_SLUGS
+from toolkit._lowering._budget import REDUCTIONS
 from toolkit._lowering._dialect import DIALECT_SLUGS
 from toolkit._openapi._refusal import SLUGS
 
@@ -41,8 +42,8 @@ COMMAND = "toolkit reference --write README.md"
 
 _INTRO = (
     "The stable vocabularies: tools, tests and models match on these, never on messages. Generated from the tables "
-    "in\n`toolkit/_codes.py`, `toolkit/_exceptions.py`, `toolkit/_openapi/_refusal.py` and "
-    "`toolkit/_lowering/_dialect.py` by\n"
+    "in\n`toolkit/_codes.py`, `toolkit/_exceptions.py`, `toolkit/_openapi/_refusal.py`, "
+    "`toolkit/_lowering/_dialect.py` and\n`toolkit/_lowering/_budget.py` by "
     f"`{COMMAND}`; a test keeps this section equal to them."
 )
 
@@ -82,6 +83,9 @@ def reference_markdown() -> str:
         markdown_table(("slug", "meaning"), _meanings(SLUGS)),
         "### Dialect refusal slugs\n\n`Payload.refusal.slug`, why a tool cannot be sent in one provider's dialect.",
         markdown_table(("slug", "meaning"), _meanings(DIALECT_SLUGS)),
+        "### Declaration reductions\n\n`Tool.budget_fit.reductions`, how a declaration over its size budget was "
+        "made to fit,\nin the order they are tried (each recorded as losses).",
+        markdown_table(("reduction", "what it does"), [(f"`{key}`", text) for key, text in REDUCTIONS.items()]),
     ]
     return "\n\n".join(parts) + "\n"
 

@@ -1,4 +1,5 @@
-"""Renderers for tools and what they carry: declaration, losses, lints, bindings, toolsets and refusals.
+"""Renderers for tools and what they carry: declaration, losses, lints, bindings, what the runtime fills,
+toolsets and refusals.
 
 Pure functions over the data types, which are imported for type checking only: the data modules import
 this one to register their renderers (``@displayed_by(TOOL_RENDERER)``), never the other way round.
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from toolkit._tool import Rejection, Tool, Toolset
 
 __all__ = [
+    "FILLED_HEADERS",
     "LINT_RENDERER",
     "LOSS_RENDERER",
     "LOWERED_RENDERER",
@@ -37,12 +39,15 @@ __all__ = [
     "binding_html",
     "bindings_html",
     "declaration_html",
+    "filled_html",
+    "filled_rows",
     "injected_html",
     "injected_text",
     "lints_html",
     "lints_text",
     "losses_html",
     "losses_text",
+    "size_note",
     "tool_html",
     "tool_text",
     "toolset_html",
@@ -139,27 +144,60 @@ def bindings_html(tool: Tool) -> str:
     return html_table(("argument", "binds to"), rows) if rows else ""
 
 
+FILLED_HEADERS = ("parameter", "in", "why", "filled from")
+
+
+def _source(env: str) -> str:
+    return f"${env}" if env else "configuration only"
+
+
+def filled_rows(tool: Tool) -> list[tuple[str, str, str, str]]:
+    """What the runtime fills and the model never sees: the security schemes, the credential parameters taken
+    out of the arguments (what, where, why, and the environment variable read by default), the idempotency key.
+    """
+    contract = tool.contract
+    used = {scheme.key for scheme in contract.security}
+    rows: list[tuple[str, str, str, str]] = [
+        (s.name, s.location, f"{s.kind.replace('_', ' ')} scheme {s.key!r}", _source(s.env)) for s in contract.security
+    ]
+    for c in contract.credentials:
+        source = f"scheme {c.scheme!r}" if c.scheme in used else _source(c.env)
+        rows.append((c.name, c.location, c.detail + (" (required)" if c.required else ""), source))
+    if contract.idempotency_key is not None:
+        location, _, name = contract.idempotency_key.partition(".")
+        rows.append((name, location, "the operation's idempotency key", "the ledger's dedupe key"))
+    return rows
+
+
+def filled_html(tool: Tool) -> str:
+    rows = filled_rows(tool)
+    return html_table(FILLED_HEADERS, rows) if rows else ""
+
+
+def size_note(tool: Tool) -> str:
+    """The declaration's size, approximate tokens, and what the budget cut: ``2,315 bytes, ~579 tokens``."""
+    note = f"{tool.declaration_bytes:,} bytes, ~{tool.declaration_tokens:,} tokens"
+    fit = tool.budget_fit
+    if fit is not None and fit.reduced:
+        note += f" (cut from {fit.before:,} to fit the {fit.budget:,}-byte budget: {', '.join(fit.reductions)})"
+    return note
+
+
 _ARGUMENT_HEADERS = ("argument", "sent in", "as")
-_SCHEME_HEADERS = ("security scheme", "kind", "sent in", "as")
-_CREDENTIAL_HEADERS = ("parameter removed", "sent in", "why")
 
 
-def binding_html(
-    where: str,
-    arguments: Sequence[tuple[str, str, str]],
-    schemes: Sequence[tuple[str, str, str, str]],
-    credentials: Sequence[tuple[str, str, str]],
-) -> str:
-    """Where each argument goes in the request ``(argument, location, name on the wire)``, the security
-    schemes ``(key, kind, location, name)`` and the credential parameters removed ``(name, location, why)``."""
+def binding_html(where: str, arguments: Sequence[tuple[str, str, str]], filled: Sequence[tuple[str, ...]]) -> str:
+    """Where each argument goes in the request ``(argument, location, name on the wire)``, and what the runtime
+    fills instead of the model (:func:`filled_rows`: schemes, credential parameters removed, idempotency key)."""
     parts = [section(f"Arguments → {where}", html_table(_ARGUMENT_HEADERS, arguments))]
-    note = "<p>Filled from configuration at run time; the model never sees them.</p>"
-    if schemes:
-        parts.append(section("Credentials (security schemes)", html_table(_SCHEME_HEADERS, schemes) + note))
-    if credentials:
-        title = "Credential parameters removed from the arguments"
-        parts.append(section(title, html_table(_CREDENTIAL_HEADERS, credentials)))
-    if not schemes and not credentials:
+    if filled:
+        note = (
+            "<p>Filled at run time from the configuration (<code>HttpConfig.credentials</code>, keyed by the "
+            "scheme's or the parameter's name) or else the environment variable named; the model never sees "
+            "them.</p>"
+        )
+        parts.append(section("Filled at run time, never by the model", html_table(FILLED_HEADERS, filled) + note))
+    else:
         parts.append("<p class='tk-empty'>No credentials: the operation declares no security scheme.</p>")
     return wrap("binding", "".join(parts))
 
@@ -170,23 +208,31 @@ def declaration_html(tool: Tool) -> str:
 
 
 def tool_text(tool: Tool) -> str:
-    lines = [_headline(tool), "declaration:", json_text(tool.declaration)]
+    policy = tool.unlisted_note
+    declared = f"declaration ({size_note(tool)}):"
+    lines = [_headline(tool), *([policy] if policy else []), declared, json_text(tool.declaration)]
     if tool.binding:
         lines += ["bindings:", *text_table(("argument", "binds to"), _binding_rows(tool))]
+    if filled := filled_rows(tool):
+        lines += ["filled at run time, never by the model:", *text_table(FILLED_HEADERS, filled)]
     lines += injected_text(tool) + losses_text(tool.losses) + lints_text(tool.lints)
     return "\n".join(lines)
 
 
 def tool_html(tool: Tool) -> str:
     counts = f"{_plural(len(tool.losses), 'loss')} · {_plural(len(tool.lints), 'lint')}"
+    policy = tool.unlisted_note
     parts = [
         f"<div class='tk-headline'><b>{esc(_headline(tool))}</b> · {esc(counts)}</div>",
-        section("Declaration", declaration_html(tool)),
+        *([f"<div class='tk-policy'>{esc(policy)}</div>"] if policy else []),
+        section(f"Declaration ({size_note(tool)})", declaration_html(tool)),
     ]
     if tool.binding:
         parts.append(section("Bindings", bindings_html(tool)))
     if tool.contract.injected:
         parts.append(section("Injected", injected_html(tool)))
+    if filled_rows(tool):
+        parts.append(section("Filled at run time", filled_html(tool)))
     parts += [section("Losses", losses_html(tool.losses)), section("Lints", lints_html(tool.lints))]
     return wrap("tool", "".join(parts))
 
@@ -197,10 +243,12 @@ TOOL_RENDERER = Renderer(tool_text, tool_html)
 # -- toolsets and refusals ------------------------------------------------------------------------------
 def _tool_row(tool: Tool) -> tuple[str, ...]:
     where = f"{tool.method.upper()} {tool.path}" if tool.method and tool.path else ""
-    return (tool.name, where, tool.effect, "yes" if tool.confirm else "no", str(len(tool.losses)), str(len(tool.lints)))
+    confirm = "yes" if tool.confirm else "no"
+    size = f"{tool.declaration_bytes:,}{'*' if tool.budget_fit is not None and tool.budget_fit.reduced else ''}"
+    return (tool.name, where, tool.effect, confirm, str(len(tool.losses)), str(len(tool.lints)), size)
 
 
-_TOOL_HEADERS = ("tool", "operation", "effect", "confirm", "losses", "lints")
+_TOOL_HEADERS = ("tool", "operation", "effect", "confirm", "losses", "lints", "bytes")
 _REFUSAL_HEADERS = ("operation", "operationId", "slug", "reason")
 
 
@@ -216,13 +264,22 @@ def _refusal_row(rejection: Rejection) -> tuple[str, ...]:
 def _toolset_headline(toolset: Toolset) -> str:
     source = toolset.source or {}
     title = f" from {source['title']} {source.get('version', '')}".rstrip() if source.get("title") else ""
-    return f"Toolset {toolset.namespace}{title}: {_plural(len(toolset.tools), 'tool')}, {len(toolset.rejected)} refused"
+    size = f"{toolset.declaration_bytes:,} bytes of declarations, ~{toolset.declaration_tokens:,} tokens"
+    if toolset.toolset_budget is not None:
+        size += f" (budget {toolset.toolset_budget:,})"
+    tools = _plural(len(toolset.tools), "tool")
+    return f"Toolset {toolset.namespace}{title}: {tools}, {len(toolset.rejected)} refused; {size}"
+
+
+_REDUCED_NOTE = "bytes: the declaration's size as compact JSON; * reduced to fit its budget (see each tool's losses)"
 
 
 def toolset_text(toolset: Toolset) -> str:
     lines = [_toolset_headline(toolset)]
     if toolset.tools:
         lines += ["tools:", *text_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])]
+        if any(t.budget_fit is not None and t.budget_fit.reduced for t in toolset.tools):
+            lines.append(_REDUCED_NOTE)
     if toolset.rejected:
         lines += ["refused:", *text_table(_REFUSAL_HEADERS, [_refusal_row(r) for r in toolset.rejected])]
     return "\n".join(lines)
@@ -232,6 +289,8 @@ def toolset_html(toolset: Toolset) -> str:
     parts = [f"<div class='tk-headline'><b>{esc(_toolset_headline(toolset))}</b></div>"]
     if toolset.tools:
         parts.append(section("Tools", html_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])))
+        if any(t.budget_fit is not None and t.budget_fit.reduced for t in toolset.tools):
+            parts.append(f"<p class='tk-note'>{esc(_REDUCED_NOTE)}</p>")
     if toolset.rejected:
         rows = [_refusal_row(r) for r in toolset.rejected]
         parts.append(section("Refused operations", html_table(_REFUSAL_HEADERS, rows, row_kinds=["fail"] * len(rows))))

@@ -96,7 +96,8 @@ def _report_headline(report: FixtureReport, rows: Sequence[FixtureTableRow]) -> 
 
 def _fixture_report_text(report: FixtureReport) -> str:
     rows = fixture_rows(report)
-    return "\n".join([_report_headline(report, rows), *text_table(_FIXTURE_HEADERS, map(_fixture_cells, rows))])
+    note = [f"  {report.nested_note}"] if report.nested_note else []
+    return "\n".join([_report_headline(report, rows), *note, *text_table(_FIXTURE_HEADERS, map(_fixture_cells, rows))])
 
 
 CELL_LIMIT = 80
@@ -127,6 +128,8 @@ def fixture_table_html(rows: Sequence[FixtureTableRow], *, selected: str | None 
 def _fixture_report_html(report: FixtureReport) -> str:
     rows = fixture_rows(report)
     head = f"<div class='tk-headline'><b>{esc(_report_headline(report, rows))}</b></div>"
+    if report.nested_note:
+        head += f"<div class='tk-note'>{esc(report.nested_note)}</div>"
     return wrap("fixture-report", head + fixture_table_html(rows))
 
 

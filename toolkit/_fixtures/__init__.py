@@ -7,6 +7,13 @@ Each :class:`Fixture` carries the verdict the contract predicts under the tool's
 schema gives different expectations for a read tool (clamps) and a write tool (rejects). :func:`fire` runs
 them through the validator and reports where the two disagree.
 
+The families reach inside too (:mod:`toolkit._fixtures._nested`): nested object properties and array items
+get the same mutations, one field at a time on the valid baseline, with ids and ``field`` paths in the
+envelope's form (``address.postcode.numeric_as_string``, ``lines[0].qty.above_max``). A tool with many nested
+fields gets a deterministic sample of at most ``nested_cap`` of them (default :data:`NESTED_CAP`) that covers
+every depth and every family before repeating; :attr:`Fixtures.nested` and the report say how many were
+generated out of how many were possible.
+
 Ids are stable and readable: ``limit.above_max``, ``created_since.date_free_text.yesterday``,
 ``valid.baseline``, ``args.extra_property``. When no valid value can be made for a parameter (an
 unsatisfiable or unreadable pattern, say), the fixtures that need one are skipped and
@@ -21,15 +28,19 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit._fixtures._families import OMIT, Case, Param, Setting, param_cases
 from toolkit._fixtures._fixture import EXPECTED, Fixture, Fixtures, load_fixtures
+from toolkit._fixtures._nested import NESTED_CAP, nested_sites, place, sample
 from toolkit._fixtures._report import FixtureReport, FixtureRow, verdict
 from toolkit._fixtures._values import NO_VALUE, example
 from toolkit._refs import Refs, Resolve, check_references, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
+from toolkit._validation._compile import refuses_unlisted
+from toolkit._validation._expected import format_path
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
 
-__all__ = ["EXPECTED", "Fixture", "FixtureReport", "FixtureRow", "Fixtures", "fire", "fixtures", "load_fixtures"]
+__all__ = ["EXPECTED", "NESTED_CAP", "Fixture", "FixtureReport", "FixtureRow", "Fixtures", "fire", "fixtures"]
+__all__ += ["load_fixtures"]
 
 
 def _params(tool: Tool, resolve: Resolve) -> list[Param]:
@@ -52,7 +63,8 @@ def _params(tool: Tool, resolve: Resolve) -> list[Param]:
 
 def _setting(tool: Tool) -> Setting:
     policy = tool.policy
-    return Setting(policy.clamps(tool.effect), policy.enum_case == "insensitive", policy.null_optional == "absent")
+    insensitive, null_absent = policy.enum_case == "insensitive", policy.null_optional == "absent"
+    return Setting(policy.clamps(tool.effect), insensitive, null_absent, policy.unlisted_properties == "refuse")
 
 
 def _noisy_default(p: Param) -> bool:
@@ -60,7 +72,8 @@ def _noisy_default(p: Param) -> bool:
 
 
 def _root_cases(tool: Tool, baseline: dict[str, Any], params: list[Param]) -> Iterator[Fixture]:
-    closed = tool.contract.args_schema.get("additionalProperties") is False
+    schema = tool.contract.args_schema
+    closed = refuses_unlisted(schema, Refs(schema), tool.policy.unlisted_properties == "refuse")
     unknown = "unexpected_field" if all(p.name != "unexpected_field" for p in params) else "unexpected_field_2"
     yield Fixture("args.extra_property", "extra_property", {**baseline, unknown: "x"},
                   "reject" if closed else "accept", f"a property ({unknown}) the schema never declared")  # fmt: skip
@@ -82,18 +95,36 @@ def _baselines(params: list[Param]) -> Iterator[Fixture]:
                       "only the required parameters" + ("; defaults apply (reported)" if noisy else ""))  # fmt: skip
 
 
-def _case_fixture(p: Param, case: Case, baseline: dict[str, Any], noisy: frozenset[str]) -> Fixture:
-    """``noisy``: parameters left out of the baseline (no valid value) whose default will be reported."""
+def _top_level(p: Param, case: Case, baseline: dict[str, Any]) -> dict[str, Any]:
     args = dict(baseline)
     if case.value is OMIT:
         args.pop(p.name, None)
     else:
         args[p.name] = case.value
+    return args
+
+
+def _case_fixture(p: Param, case: Case, args: dict[str, Any], noisy: frozenset[str], field: str) -> Fixture:
+    """``noisy``: parameters left out of the baseline (no valid value) whose default will be reported;
+    ``field``: the changed value's path as the envelope writes it."""
     suffix = f".{case.variant}" if case.variant else ""
     expected = case.expected
     if expected == "accept" and noisy - {p.name}:
         expected = "accept_with_notice"
-    return Fixture(f"{p.name}.{case.family}{suffix}", case.family, args, expected, case.why)
+    return Fixture(f"{p.name}.{case.family}{suffix}", case.family, args, expected, case.why, field)
+
+
+def _inside(
+    params: list[Param], baseline: dict[str, Any], resolve: Resolve, setting: Setting, cap: int | None
+) -> tuple[list[Fixture], int]:
+    """The nested-field fixtures (a sample of at most ``cap``) and how many were possible."""
+    noisy = frozenset(p.name for p in params if p.valid is NO_VALUE and _noisy_default(p))
+    sites = nested_sites(params, baseline, resolve)
+    candidates = [(site, case) for site in sites for case in param_cases(site.param, setting)]
+    chosen = sample(candidates, cap)
+    found = [_case_fixture(site.param, case, place(baseline, site, case.value), noisy, site.param.name)
+             for site, case in chosen]  # fmt: skip
+    return found, len(candidates)
 
 
 def _unique(found: Iterable[Fixture]) -> list[Fixture]:
@@ -102,12 +133,18 @@ def _unique(found: Iterable[Fixture]) -> list[Fixture]:
     for fx in found:
         count = seen.get(fx.id, 0)
         seen[fx.id] = count + 1
-        out.append(fx if not count else Fixture(f"{fx.id}.{count + 1}", fx.family, fx.args, fx.expected, fx.why))
+        again = Fixture(f"{fx.id}.{count + 1}", fx.family, fx.args, fx.expected, fx.why, fx.field) if count else fx
+        out.append(again)
     return out
 
 
-def fixtures(tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None = None) -> Fixtures:
-    """The ugly fixtures for ``tool``, with verdicts under its policies; ``extra`` adds user fixtures."""
+def fixtures(
+    tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None = None, *, nested_cap: int | None = NESTED_CAP
+) -> Fixtures:
+    """The ugly fixtures for ``tool``, with verdicts under its policies; ``extra`` adds user fixtures.
+
+    Every top-level parameter gets every family that applies; nested fields get a deterministic sample of
+    at most ``nested_cap`` fixtures (``None``: all of them), counted in :attr:`Fixtures.nested`."""
     resolve = Refs(tool.contract.args_schema)
     check_references(tool.contract.args_schema, resolve)  # the validator's refusals, with its slugs
     params = _params(tool, resolve)
@@ -115,6 +152,7 @@ def fixtures(tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None =
     missing = [p for p in params if p.required and p.valid is NO_VALUE]
     found: list[Fixture] = []
     skipped: list[str] = []
+    nested = (0, 0)
     if missing:
         names = ", ".join(p.name for p in missing)
         skipped.append(f"no valid value could be made for required {names}: parameter fixtures skipped")
@@ -126,12 +164,18 @@ def fixtures(tool: Tool, extra: Iterable[Fixture] | str | PathLike[str] | None =
         for p in params:
             if p.valid is NO_VALUE:
                 skipped.append(f"no valid value could be made for {p.name}; its value families are partial")
-            found.extend(_case_fixture(p, case, baseline, noisy) for case in param_cases(p, setting))
+            cases = param_cases(p, setting)
+            field = format_path((None, p.name))
+            found.extend(_case_fixture(p, case, _top_level(p, case, baseline), noisy, field) for case in cases)
+        inside, possible = _inside(params, baseline, resolve, setting, nested_cap)
+        found.extend(inside)
+        nested = (len(inside), possible)
     found.extend(_root_cases(tool, baseline, params))
     if extra is not None:
         found.extend(load_fixtures(extra) if isinstance(extra, str | PathLike) else extra)
     out = Fixtures(_unique(found))
     out.skipped = tuple(skipped)
+    out.nested = nested
     return out
 
 
@@ -141,9 +185,10 @@ _every_fixture = fixtures  # what `fire` generates when given none (its paramete
 def fire(tool: Tool, fixtures: Iterable[Fixture] | None = None) -> FixtureReport:
     """Run ``fixtures`` (default: :func:`toolkit.fixtures` of the tool) through ``tool.validate``."""
     chosen = list(fixtures) if fixtures is not None else _every_fixture(tool)
-    skipped = getattr(fixtures if fixtures is not None else chosen, "skipped", ())
+    given = fixtures if fixtures is not None else chosen
+    skipped, nested = getattr(given, "skipped", ()), getattr(given, "nested", (0, 0))
     rows = []
     for fixture in chosen:
         result = tool.validate(fixture.args)
         rows.append(FixtureRow(fixture, verdict(result), result))
-    return FixtureReport(tool.name, tuple(rows), tuple(skipped))
+    return FixtureReport(tool.name, tuple(rows), tuple(skipped), nested)

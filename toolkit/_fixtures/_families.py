@@ -21,11 +21,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
+from toolkit._exceptions import SchemaError
 from toolkit._fixtures._values import NO_VALUE, core, example
 from toolkit._refs import main_type
 from toolkit._validation._checks import is_multiple
+from toolkit._validation._compile import refuses_unlisted
 from toolkit._validation._expected import declared_texts
-from toolkit._validation._formats import check_format, ecma_regex
+from toolkit._validation._formats import check_format
+from toolkit._validation._pattern import PatternLimitError, compile_pattern
 
 __all__ = ["OMIT", "Case", "Param", "Setting", "param_cases"]
 
@@ -43,6 +46,8 @@ class Setting:
     clamps: bool
     insensitive: bool
     null_absent: bool
+    closed: bool = True
+    """``Policy.unlisted_properties == "refuse"``: objects that list properties refuse the others."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +63,8 @@ class Param:
     resolve: Any = field(default=None, repr=False, compare=False)
     types: frozenset[str] | None = None
     """The JSON types the parameter's full schema accepts (``None``: any)."""
+    item: bool = False
+    """An array item (``lines[0]``): never left out, and ``null_optional`` does not apply to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +124,15 @@ def _all_cases(p: Param, setting: Setting) -> Iterator[Case]:
     elif kind == "boolean":
         yield Case("bool_as_string", "true", "reject", 'a boolean sent as the string "true"')
     elif kind == "object":
-        yield from _objects(p)
+        yield from _objects(p, setting)
     elif kind == "array":
         yield from _arrays(p)
 
 
 def _presence(p: Param, s: Setting) -> Iterator[Case]:
-    if p.required:
+    if p.item:
+        pass  # leaving an item out changes the list's length, not this field
+    elif p.required:
         yield Case("omitted_required", OMIT, "reject", f"{p.name} is required and left out")
     else:
         noisy = p.default is not NO_VALUE and p.default is not None
@@ -132,7 +141,8 @@ def _presence(p: Param, s: Setting) -> Iterator[Case]:
     if p.nullable:
         yield Case("explicit_null", None, "accept", "null, and the schema allows null")
     elif p.required:
-        yield Case("explicit_null", None, "reject", "null for a required, non-nullable parameter")
+        why = "null for a non-nullable item" if p.item else "null for a required, non-nullable parameter"
+        yield Case("explicit_null", None, "reject", why)
     elif s.null_absent:
         yield Case("explicit_null", None, "accept_with_notice", "null for an optional parameter: read as absent")
     else:
@@ -231,15 +241,19 @@ def _dates(fmt: str) -> Iterator[Case]:
 
 
 def _violation(pattern: str, low: int, high: int | None) -> Any:
-    regex = ecma_regex(pattern)
-    if regex is None:
+    try:
+        regex = compile_pattern(pattern)
+    except SchemaError:
         return NO_VALUE
     length = max(low, 1)
     for candidate in ("!" * length, " " * length, "~" * length, "0" * length, "a" * length, "Z" * length):
         if high is not None and len(candidate) > high:
             continue
-        if regex.search(candidate) is None:
-            return candidate
+        try:
+            if not regex.search(candidate):
+                return candidate
+        except PatternLimitError:  # too slow to tell: try the next candidate
+            continue
     return NO_VALUE
 
 
@@ -292,7 +306,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 # -- objects and arrays --------------------------------------------------------------------------------
-def _objects(p: Param) -> Iterator[Case]:
+def _objects(p: Param, s: Setting) -> Iterator[Case]:
     if p.valid is NO_VALUE:
         return
     yield Case("json_object_in_string", json.dumps(p.valid), "reject", "an object sent as JSON text")
@@ -304,7 +318,7 @@ def _objects(p: Param) -> Iterator[Case]:
             nested = dict(p.valid) | {name: _WRONG[kind]}
             yield Case("wrong_type_nested", nested, "reject", f"{p.name}.{name} gets the wrong type")
             break
-    if p.schema.get("additionalProperties") is False:
+    if refuses_unlisted(p.schema, p.resolve, s.closed):
         yield Case("nested_extra_property", dict(p.valid) | {"unexpected_field": "x"}, "reject",
                    f"{p.name} gets a field its schema never declared")  # fmt: skip
 

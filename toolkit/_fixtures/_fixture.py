@@ -1,7 +1,8 @@
 """The fixture itself: one call to fire at a tool and the verdict its contract predicts; user fixtures from files.
 
 User fixtures (rejected payloads promoted from production logs) load from YAML or JSON with
-:func:`load_fixtures`: a list of ``{id, args, expected, why}`` (``family`` optional, default ``"user"``).
+:func:`load_fixtures`: a list of ``{id, args, expected, why}`` (``family`` optional, default ``"user"``;
+``field`` optional).
 """
 
 from __future__ import annotations
@@ -25,22 +26,30 @@ EXPECTED: tuple[str, ...] = ("accept", "accept_with_notice", "reject")
 @displayed_by(FIXTURE_RENDERER)
 @dataclass(frozen=True, slots=True)
 class Fixture(Displayable):
-    """One call to fire at a tool: its ``args`` (a dict, or raw JSON text) and the verdict the contract predicts."""
+    """One call to fire at a tool: its ``args`` (a dict, or raw JSON text) and the verdict the contract predicts.
+
+    ``field`` is the path of the value the fixture changed, written as the envelope writes ``errors[].field``
+    (``limit``, ``address.postcode``, ``lines[0].sku``); empty for whole-call fixtures and user fixtures.
+    """
 
     id: str
     family: str
     args: Any
     expected: Expected
     why: str
+    field: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "family": self.family, "args": self.args, "expected": self.expected, "why": self.why}
+        out = {"id": self.id, "family": self.family, "args": self.args, "expected": self.expected, "why": self.why}
+        return out | ({"field": self.field} if self.field else {})
 
 
 class Fixtures(list[Fixture]):
-    """A list of fixtures that also says what it had to skip (``skipped``: one sentence per gap)."""
+    """A list of fixtures that also says what it had to skip (``skipped``: one sentence per gap) and how many
+    nested-field fixtures it holds out of how many were possible (``nested``: ``(generated, possible)``)."""
 
     skipped: tuple[str, ...] = ()
+    nested: tuple[int, int] = (0, 0)
 
 
 def _read(path: Path) -> Any:
@@ -82,6 +91,6 @@ def load_fixtures(path: str | PathLike[str]) -> list[Fixture]:
                 f"{where}: fixture {entry['id']!r} expects {entry['expected']!r}; use one of {', '.join(EXPECTED)}",
                 slug="bad_fixture_file",
             )
-        family = str(entry.get("family", "user"))
-        out.append(Fixture(str(entry["id"]), family, entry["args"], entry["expected"], str(entry.get("why", ""))))
+        family, why, field = (str(entry.get(k, d)) for k, d in (("family", "user"), ("why", ""), ("field", "")))
+        out.append(Fixture(str(entry["id"]), family, entry["args"], entry["expected"], why, field))
     return out

@@ -61,6 +61,7 @@ class FixtureRow:
         return {
             "id": self.fixture.id,
             "family": self.fixture.family,
+            "field": self.fixture.field,
             "expected": self.fixture.expected,
             "actual": self.actual,
             "passed": self.passed,
@@ -78,6 +79,19 @@ class FixtureReport(Displayable):
     tool_name: str
     rows: tuple[FixtureRow, ...]
     skipped: tuple[str, ...] = ()
+    nested: tuple[int, int] = (0, 0)
+    """Nested-field fixtures ``(generated, possible)``: a tool with many nested fields is sampled."""
+
+    @property
+    def nested_note(self) -> str:
+        """One line on the nested-field fixtures: how many were generated out of how many possible."""
+        made, possible = self.nested
+        if not possible:
+            return ""
+        if made == possible:
+            return f"nested fields: {made} fixtures, every one possible"
+        return (f"nested fields: {made} of {possible} possible fixtures, a sample covering every depth and family "
+                "(fixtures(tool, nested_cap=None) for all)")  # fmt: skip
 
     @property
     def failures(self) -> tuple[FixtureRow, ...]:
@@ -108,6 +122,8 @@ class FixtureReport(Displayable):
         for row in self.failures:
             lines.append(f"  FAIL {row.fixture.id}: expected {row.expected}, got {row.actual} ({row.fixture.why})")
         lines.extend(f"  skipped: {note}" for note in self.skipped)
+        if self.nested_note:
+            lines.append(f"  {self.nested_note}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -117,7 +133,10 @@ class FixtureReport(Displayable):
         return f"<FixtureReport {self.tool_name!r} fixtures={len(self.rows)} failures={len(self.failures)}>"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool_name, "rows": [r.to_dict() for r in self.rows], "skipped": list(self.skipped)}
+        rows = [r.to_dict() for r in self.rows]
+        made, possible = self.nested
+        return {"tool": self.tool_name, "rows": rows, "skipped": list(self.skipped),
+                "nested": {"generated": made, "possible": possible}}  # fmt: skip
 
     def to_frame(self) -> pandas.DataFrame:
         """One row per fixture: id, family, expected, actual, passed, status, first error code, args, why."""

@@ -15,9 +15,11 @@ from re import _constants as sre_constants  # type: ignore[attr-defined]  # the 
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
+from toolkit._exceptions import SchemaError
 from toolkit._refs import Resolve, main_type
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
-from toolkit._validation._formats import FORMAT_EXAMPLES, check_format, ecma_regex
+from toolkit._validation._formats import FORMAT_EXAMPLES, check_format
+from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
 
 __all__ = ["NO_VALUE", "core", "example", "pattern_example"]
 
@@ -132,12 +134,10 @@ def string_example(schema: Mapping[str, Any]) -> Any:
 
 def pattern_example(pattern: str, low: int = 0, high: int | None = None, fmt: str | None = None) -> Any:
     """A string matching ``pattern`` with a length in ``[low, high]``, or :data:`NO_VALUE`."""
-    compiled = ecma_regex(pattern)
     try:
+        compiled = compile_pattern(pattern)
         parsed = sre_parse.parse(pattern)
-    except (re.error, TypeError, OverflowError, RecursionError):
-        return NO_VALUE
-    if compiled is None:
+    except (SchemaError, re.error, TypeError, OverflowError, RecursionError):
         return NO_VALUE
     seeds = [FORMAT_EXAMPLES[fmt]] if fmt in FORMAT_EXAMPLES else []
     for repeat in (1, 2, 3, 5, 8, 13, 21, 40):
@@ -147,9 +147,16 @@ def pattern_example(pattern: str, low: int = 0, high: int | None = None, fmt: st
             return NO_VALUE
     for value in seeds:
         fits = low <= len(value) <= (high if high is not None else math.inf)
-        if fits and compiled.search(value) and (fmt is None or check_format(fmt, value)):
+        if fits and _matches(compiled, value) and (fmt is None or check_format(fmt, value)):
             return value
     return NO_VALUE
+
+
+def _matches(pattern: Pattern, value: str) -> bool:
+    try:
+        return pattern.search(value)
+    except PatternLimitError:  # too slow to tell: not an example to offer
+        return False
 
 
 class _CannotEmit(Exception):

@@ -45,6 +45,7 @@ from toolkit._from_python._signature import (
 )
 from toolkit._from_python._signature import tool_name as tool_name_of
 from toolkit._from_python._typeddict import convert_annotation
+from toolkit._lowering._budget import DEFAULT_BUDGET
 from toolkit._tool import DomainCheck, Tool, build_tool
 
 __all__ = ["from_function"]
@@ -70,6 +71,7 @@ def from_function(
     confirm: bool | None = None,
     policy: Policy | None = None,
     domain: Iterable[DomainCheck] = (),
+    budget: int | None = DEFAULT_BUDGET,
 ) -> Tool:
     """Build a :class:`~toolkit.Tool` from a typed, documented Python callable or a framework's tool object.
 
@@ -83,7 +85,9 @@ def from_function(
     ``name`` defaults to the function's (or tool object's) name and is prefixed with ``namespace + "_"``
     when a namespace is given. ``description`` defaults to the docstring's summary and body. ``effect``
     defaults to ``"write"`` (the safe assumption); ``confirm`` defaults to ``False``. ``domain`` checks run
-    after structural validation and give ``status: "rejected"``.
+    after structural validation and give ``status: "rejected"``. ``budget`` bounds the declaration's size in
+    bytes (8 KiB; ``None``: no bound; ``policy.declaration_budget`` wins): over it, the declaration is reduced
+    with losses, or ``SchemaError`` (slug ``declaration_over_budget``) is raised.
     """
     if effect not in ("read", "write"):
         raise SignatureError(f"effect={effect!r} is not 'read' or 'write'; pass one of those", slug="bad_effect")
@@ -122,6 +126,7 @@ def from_function(
         fn=target,
         converter=_converter(model, params),
         context_param=context[0] if context else None,
+        budget=budget,
     )
 
 

@@ -31,7 +31,9 @@ Decisions, in one place (details in :mod:`._walker`, :mod:`.gemini` and each dia
 * gemini: untyped node → ``anyOf`` STRING / NUMBER / BOOLEAN / OBJECT, with a loss; null-only node → nullable
   STRING; ``title``, ``$schema``, ``$id``, anchors, ``$defs`` and ``x-*`` are consumed without a loss (they never
   constrain a value); ``example``/``examples`` are dropped *with* a loss (put them in the description);
-  non-string ``enum``/``const`` values are sent as strings on a ``STRING`` node, with a loss;
+  non-string ``enum``/``const`` values are sent as strings on a ``STRING`` node, with a loss; an integer
+  node's exclusive bound is sent as the exact inclusive bound (``exclusiveMinimum: 0`` → ``minimum: 1``),
+  without a loss, a number node's as the inclusive bound, with a loss;
 * names: each dialect maps the contract's name onto its provider's rule (``.``/``:`` → ``_``, long names
   shortened with a hash); :func:`toolkit.payloads` refuses names that collide within one request and maps a
   call back to its tool.

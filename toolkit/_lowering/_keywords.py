@@ -8,13 +8,26 @@ without a loss; ``unsupported`` ones are dropped with a loss whose reason comes 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from toolkit._canonical import JSON_TYPES
 from toolkit._canonical import json_type as canonical_json_type
 from toolkit._exceptions import SchemaError
 
-__all__ = ["KEYWORDS", "LATE", "REASONS", "SILENT_KEYWORDS", "TYPES", "bad", "count", "escape", "json_type", "number"]
+__all__ = [
+    "KEYWORDS",
+    "LATE",
+    "REASONS",
+    "SILENT_KEYWORDS",
+    "TYPES",
+    "bad",
+    "count",
+    "escape",
+    "integer_bound",
+    "json_type",
+    "number",
+]
 
 KEYWORDS: dict[str, str] = {
     # carried
@@ -140,6 +153,37 @@ def number(value: Any, path: str, keyword: str) -> float | int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise bad(path, keyword, f"is {value!r}; use a finite number")
     return value
+
+
+EXACT_INTEGERS = 2**53
+"""Bounds beyond this are not rewritten: the declaration's numbers travel as doubles, which stop being exact."""
+
+
+def integer_bound(schema: Mapping[str, Any], inclusive: str, path: str) -> int | None:
+    """The exact inclusive bound an integer node's own ``minimum``/``exclusiveMinimum`` (or maximum) pair sets.
+
+    ``{type: integer, exclusiveMinimum: 0}`` is exactly ``minimum: 1``; with both keywords the tighter one
+    wins. ``None`` when the node is not an integer node, has no numeric exclusive bound on that side, or the
+    bound is too large to travel exactly.
+    """
+    exclusive = "exclusiveMinimum" if inclusive == "minimum" else "exclusiveMaximum"
+    raw = schema.get(exclusive)
+    if raw is None or isinstance(raw, bool) or not _integer_only(schema.get("type")):
+        return None
+    lower = inclusive == "minimum"
+    value = number(raw, path, exclusive)
+    bound = math.floor(value) + 1 if lower else math.ceil(value) - 1
+    if inclusive in schema:
+        plain = number(schema[inclusive], path, inclusive)
+        rounded = math.ceil(plain) if lower else math.floor(plain)
+        bound = max(bound, rounded) if lower else min(bound, rounded)
+    return bound if abs(bound) <= EXACT_INTEGERS else None
+
+
+def _integer_only(kind: Any) -> bool:
+    """Whether a ``type`` value admits integers and no other numbers (``"integer"``, ``["integer", "null"]``)."""
+    names = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
+    return "integer" in names and "number" not in names
 
 
 def count(value: Any, path: str, keyword: str) -> int:

@@ -40,7 +40,18 @@ from typing import Any, ClassVar, NamedTuple
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
-from toolkit._lowering._keywords import KEYWORDS, LATE, REASONS, TYPES, bad, count, escape, json_type, number
+from toolkit._lowering._keywords import (
+    KEYWORDS,
+    LATE,
+    REASONS,
+    TYPES,
+    bad,
+    count,
+    escape,
+    integer_bound,
+    json_type,
+    number,
+)
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
 from toolkit._refs import Refs, check_references
 
@@ -241,6 +252,9 @@ class Walker:
 
     def kw_bound(self, key: str, value: Any, site: Site) -> None:
         site.out[key] = number(value, site.path, key)
+        exact = integer_bound(site.schema, key, site.path)
+        if exact is not None:  # an integer with an exclusive bound beside: the tighter one, exactly
+            site.out[key] = exact
 
     def kw_count(self, key: str, value: Any, site: Site) -> None:
         site.out[key] = count(value, site.path, key)
@@ -292,6 +306,10 @@ class Walker:
     # -- rewritten keywords ----------------------------------------------------------------------------
     def kw_exclusive_bound(self, key: str, value: Any, site: Site) -> None:
         inclusive = "minimum" if key == "exclusiveMinimum" else "maximum"
+        exact = None if isinstance(value, bool) else integer_bound(site.schema, inclusive, site.path)
+        if exact is not None:  # integers: > 0 is exactly >= 1, nothing lost
+            site.out[inclusive] = exact
+            return
         if isinstance(value, bool) or inclusive in site.schema:
             self.lose(site.path, key, value, "the subset has only inclusive bounds")
             return

@@ -3,7 +3,8 @@
 :func:`from_openapi` reads a document or a pasted fragment (:mod:`._load`, checked against the lock file by
 :mod:`._pin`), selects the opted-in operations before resolving anything (:mod:`._select`), names them
 (:mod:`._naming`), flattens each one's inputs into a JSON Schema 2020-12 ``args_schema`` and a binding
-(:mod:`._flatten`, with :mod:`._refs` and :mod:`._normalise`), and hands a
+(:mod:`._flatten` and :mod:`._body`, with :mod:`._refs` and :mod:`._normalise`), takes out the parameters the
+runtime fills (:mod:`._credentials`: secrets and an idempotency key), and hands a
 :class:`~toolkit.ToolContract` to :func:`toolkit._tool.build_tool`. Failures are isolated per operation:
 each becomes a :class:`~toolkit.Rejection` with a slug from :data:`._refusal.SLUGS`; only a document that
 cannot be read at all (or a misuse such as a bad namespace) raises.
@@ -16,17 +17,21 @@ import os
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from toolkit._contract import Effect, ToolContract
-from toolkit._exceptions import SchemaError
+from toolkit._credentials import env_name
+from toolkit._exceptions import SchemaError, SpecError
+from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, budget_summary, check_budget, over_toolset_budget
+from toolkit._openapi._credentials import document_credentials
 from toolkit._openapi._flatten import SpecContext, flatten
 from toolkit._openapi._load import Document, load_document
 from toolkit._openapi._naming import check_namespace, tool_name
 from toolkit._openapi._pin import pin
 from toolkit._openapi._refs import Resolver
-from toolkit._openapi._refusal import SLUGS, Refusal
-from toolkit._openapi._security import credential_parameters, operation_schemes, servers_of
+from toolkit._openapi._refusal import SCHEMA_REFUSALS, SLUGS, Refusal
+from toolkit._openapi._security import operation_schemes, servers_of
 from toolkit._openapi._select import Candidate, Options, load_overrides, select_operations
 from toolkit._tool import Rejection, Tool, Toolset, build_tool
 
@@ -41,17 +46,28 @@ def from_openapi(
     overrides: Any = None,
     select: str = "extension",
     include_deprecated: bool = False,
+    budget: int | None = DEFAULT_BUDGET,
+    toolset_budget: int | None = None,
 ) -> Toolset:
     """Build the tools of an OpenAPI document (3.0, 3.1, 3.2 or Swagger 2.0) or fragment.
 
     ``source`` is YAML or JSON text, a path, bytes or a dict. ``overrides`` (a dict, YAML text or a path) is
-    keyed by operationId: ``true`` or ``{name, description, confirm, policy, domain}``; naming an operation
-    there selects it. ``select="all"`` opts in every operation (exploration, benchmarks).
+    keyed by operationId: ``true`` or ``{name, description, confirm, policy, domain, credentials}``; naming an
+    operation there selects it. ``select="all"`` opts in every operation (exploration, benchmarks).
+    ``credentials: {keep: [name, ...], secret: [name, ...]}`` (also in ``x-agent-tool``) keeps a parameter the
+    credential rule would take out, or takes out one it misses.
+
+    ``budget`` is each declaration's size budget in bytes (8 KiB; ``None``: none; an operation's
+    ``policy.declaration_budget`` in the overrides wins), ``toolset_budget`` the total's (none by default): see
+    :mod:`toolkit._lowering._budget` for how declarations are reduced and when tools are refused.
     """
     check_namespace(namespace)
+    check_budget(budget, "budget")
+    check_budget(toolset_budget, "toolset_budget")
     options = load_overrides(overrides)
     with _gc_paused():
-        return _toolset(source, namespace, options, select, include_deprecated)
+        toolset = _toolset(source, namespace, options, select, include_deprecated, budget)
+    return _within(toolset, toolset_budget)
 
 
 @contextmanager
@@ -69,7 +85,12 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _toolset(
-    source: Any, namespace: str, options: Mapping[str, Options], select: str, include_deprecated: bool
+    source: Any,
+    namespace: str,
+    options: Mapping[str, Options],
+    select: str,
+    include_deprecated: bool,
+    budget: int | None = DEFAULT_BUDGET,
 ) -> Toolset:
     doc = load_document(source)
     resolver = Resolver(doc.root, ref_siblings=doc.major == "3.1")
@@ -77,7 +98,8 @@ def _toolset(
     ctx = SpecContext(
         resolver=resolver,
         swagger2=doc.major == "2",
-        credentials=credential_parameters(doc.root),
+        credentials=document_credentials(doc.root),
+        namespace=namespace,
         consumes=tuple(consumes) if isinstance(consumes, list) else (),
     )
     selection = select_operations(
@@ -87,7 +109,7 @@ def _toolset(
     named = _name_all(selection.candidates, namespace, rejected)
     tools: list[Tool] = []
     for candidate, name in named:
-        outcome = _build(doc.root, candidate, name, ctx)
+        outcome = _build(doc.root, candidate, name, ctx, budget)
         if isinstance(outcome, Rejection):
             rejected.append(outcome)
         else:
@@ -95,16 +117,39 @@ def _toolset(
     return Toolset(namespace, tuple(tools), tuple(rejected), _provenance(doc, selection.total))
 
 
+def _within(toolset: Toolset, budget: int | None) -> Toolset:
+    """The toolset less the tools refused to keep its declarations' total within ``budget``."""
+    over = over_toolset_budget({tool.name: tool.declaration_bytes for tool in toolset.tools}, budget)
+    if not over:
+        return replace(toolset, toolset_budget=budget)
+    refused = [
+        Rejection(t.operation_id, t.method or "", t.path or "", "over_toolset_budget", over[t.name])
+        for t in toolset.tools
+        if t.name in over
+    ]
+    kept = tuple(t for t in toolset.tools if t.name not in over)
+    return replace(toolset, tools=kept, rejected=(*toolset.rejected, *refused), toolset_budget=budget)
+
+
 def summarise(toolset: Toolset) -> dict[str, Any]:
-    """Counts for a report row: operations in the document, tools, refusals by slug, losses by keyword."""
+    """Counts for a report row: operations in the document, tools, refusals by slug, losses by keyword, the
+    credentials taken out of the arguments by reason, and the declarations' sizes (each tool's, and the total;
+    :func:`toolkit._lowering._budget.budget_summary`)."""
     refusals = Counter(r.slug for r in toolset.rejected)
     losses = Counter(loss.keyword for tool in toolset.tools for loss in tool.losses)
+    credentials = Counter(c.reason for tool in toolset.tools for c in tool.contract.credentials)
     return {
         "operations": toolset.source.get("operations", len(toolset.tools) + len(toolset.rejected)),
         "tools": len(toolset.tools),
         "refusals": dict(sorted(refusals.items())),
         "losses": dict(sorted(losses.items())),
+        "credentials": dict(sorted(credentials.items())),
+        "declarations": budget_summary(_fits(toolset), toolset.toolset_budget),
     }
+
+
+def _fits(toolset: Toolset) -> dict[str, BudgetFit]:
+    return {t.name: t.budget_fit or BudgetFit(None, t.declaration_bytes, t.declaration_bytes) for t in toolset.tools}
 
 
 # -- steps -------------------------------------------------------------------------------------------------
@@ -136,26 +181,36 @@ def _label(candidate: Candidate) -> str:
     return f"{candidate.operation_id or '(no operationId)'} ({candidate.method} {candidate.path})"
 
 
-def _build(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext) -> Tool | Rejection:
+def _build(
+    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: int | None = DEFAULT_BUDGET
+) -> Tool | Rejection:
     """One operation → one tool, or its refusal; nothing raised here escapes the operation, except a malformed
-    domain rule: that is a misuse of the overrides or the extension, and raises."""
+    domain rule or a credentials option that names no parameter: those are misuses of the overrides or the
+    extension, and raise."""
     try:
-        return _tool(root, candidate, name, ctx)
+        return _tool(root, candidate, name, ctx, budget)
     except Refusal as refusal:
         return candidate.reject(refusal.slug, refusal.message)
     except RecursionError:
         return candidate.reject("schema_too_deep", "a schema nests too deep to read")
     except Exception as exc:  # isolation: one operation never aborts the toolset
-        if isinstance(exc, SchemaError) and exc.slug == "bad_domain_rule":
+        if isinstance(exc, SchemaError | SpecError) and exc.slug in ("bad_domain_rule", "bad_overrides"):
             raise
         if isinstance(exc, SchemaError):
+            slug = SCHEMA_REFUSALS.get(exc.slug)  # a schema the validator cannot enforce: the same slug
+            if slug is not None:
+                return candidate.reject(slug, exc.message)
             return candidate.reject("lowering_failed", f"{exc.slug}: {exc.message}")
         return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
 
 
-def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext) -> Tool:
+def _tool(
+    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: int | None = DEFAULT_BUDGET
+) -> Tool:
     description = _description(candidate)
-    flat = flatten(candidate, ctx)
+    used = operation_schemes(root, candidate.operation)
+    schemes = tuple(replace(scheme, env=env_name(ctx.namespace, scheme.key)) for scheme in used)
+    flat = flatten(candidate, ctx, schemes)
     effect: Effect = "read" if candidate.method in _READ_METHODS else "write"
     confirm = candidate.options.confirm if candidate.options.confirm is not None else effect == "write"
     contract = ToolContract(
@@ -170,11 +225,14 @@ def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecCon
         method=candidate.method,
         path=candidate.path,
         source_losses=flat.losses,
-        security=operation_schemes(root, candidate.operation),
+        security=schemes,
         servers=servers_of(root, candidate.path_item, candidate.operation),
         domain_rules=candidate.options.domain,
+        credentials=flat.credentials,
+        idempotency_key=flat.idempotency_key,
+        form=flat.form,
     )
-    return build_tool(contract, policy=candidate.options.policy)
+    return build_tool(contract, policy=candidate.options.policy, enforced=ctx.enforced, budget=budget)
 
 
 def _description(candidate: Candidate) -> str:

@@ -2,10 +2,13 @@
 
 Path parameters (always required), then query and header parameters (their own ``required``), then the body:
 its properties hoisted to the top level when the body is a plain object whose properties collide with no
-parameter, otherwise the whole body under ``body``. Cookie parameters are left out; credentials never reach
-the model (parameters implementing an ``apiKey`` security scheme, and ``Authorization``; ``Accept`` and
-``Content-Type`` headers are ignored as OpenAPI says). Bodies must be JSON: multipart, form and binary bodies
-that carry fields are refused, while a body that carries none (whatever its media type) is ignored with a loss.
+parameter, otherwise the whole body under ``body``. Credentials never reach the model: parameters and top-level
+body fields that carry a secret (:mod:`toolkit._openapi._credentials` decides) are recorded on the contract for
+the runtime to fill, and so is an idempotency key; other cookie parameters are left out with a loss, and
+``Accept`` and ``Content-Type`` headers are ignored as OpenAPI says. Bodies are JSON or
+``application/x-www-form-urlencoded`` forms (their ``encoding`` read by :mod:`toolkit._openapi._forms`):
+multipart and binary bodies that carry fields are refused, while a body that carries none (whatever its media
+type) is ignored with a loss.
 Argument names are sanitised (see :mod:`toolkit._openapi._naming`) and every rename is bound back to its original
 name and reported as a loss with the keyword ``name``. Parameters of different locations that share a name are
 told apart by a location prefix (``query_path``, decided by location, never by order); two of one location that
@@ -18,7 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit._contract import Loss
+from toolkit._contract import FormField, Loss, SecurityScheme
+from toolkit._credentials import Credential
+from toolkit._openapi._body import add_body
+from toolkit._openapi._credentials import DocumentCredentials, OperationCredentials
 from toolkit._openapi._naming import MAX_ARG, argument_name
 from toolkit._openapi._normalise import normalise
 from toolkit._openapi._refs import Resolver
@@ -26,25 +32,25 @@ from toolkit._openapi._refusal import Refusal
 from toolkit._openapi._select import Candidate
 from toolkit._openapi._swagger import body_from_v2, parameter_schema_v2
 
-__all__ = ["Flat", "SpecContext", "flatten"]
+__all__ = ["Builder", "Flat", "SpecContext", "flatten"]
 
-_IGNORED_HEADERS = frozenset({"authorization", "accept", "content-type", "proxy-authorization", "cookie"})
+_IGNORED_HEADERS = frozenset({"accept", "content-type"})
 _LOCATIONS = frozenset({"path", "query", "header", "cookie", "body", "formData"})
-_HOISTABLE = frozenset({"type", "properties", "required", "description", "title", "examples", "additionalProperties"})
-_BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
-_BINARY_TYPES = frozenset({"application/octet-stream", "application/pdf", "application/zip", "application/gzip"})
 
 
 @dataclass(frozen=True, slots=True)
 class SpecContext:
-    """What every operation of one document shares: its resolver, flavour and credential parameters."""
+    """What every operation of one document shares: its resolver, flavour, security schemes and namespace."""
 
     resolver: Resolver
     swagger2: bool
-    credentials: frozenset[tuple[str, str]]
+    credentials: DocumentCredentials
+    namespace: str = "toolkit"
     consumes: tuple[str, ...] = ()
     prepared: dict[int, Any] = field(default_factory=dict)
     """Parameters made ready, by object identity (the document outlives the build, so ids are stable)."""
+    enforced: set[int] = field(default_factory=set)
+    """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,18 +58,23 @@ class Flat:
     args_schema: dict[str, Any]
     binding: dict[str, str]
     losses: tuple[Loss, ...]
+    credentials: tuple[Credential, ...] = ()
+    idempotency_key: str | None = None
+    form: dict[str, FormField] | None = None
 
 
 @dataclass(slots=True)
-class _Builder:
+class Builder:
     """Accumulates one operation's arguments (mutable only inside :func:`flatten`)."""
 
     ctx: SpecContext
+    secrets: OperationCredentials
     properties: dict[str, Any] = field(default_factory=dict)
     required: list[str] = field(default_factory=list)
     binding: dict[str, str] = field(default_factory=dict)
     losses: list[Loss] = field(default_factory=list)
     roots: set[str] = field(default_factory=set)
+    form: dict[str, FormField] | None = None
 
     def add(self, original: str, location: str, schema: Any, *, required: bool, name: str | None = None) -> None:
         name = name or argument_name(original)
@@ -88,21 +99,23 @@ class _Builder:
         return out
 
 
-def flatten(candidate: Candidate, ctx: SpecContext) -> Flat:
-    """The arguments schema, binding and source losses of one operation (or a :class:`Refusal`)."""
+def flatten(candidate: Candidate, ctx: SpecContext, schemes: tuple[SecurityScheme, ...] = ()) -> Flat:
+    """The arguments schema, binding, source losses, credentials and body encoding of one operation (or a
+    :class:`Refusal`). ``schemes`` are the security schemes the operation uses."""
     _check_responses(candidate.operation.get("responses"), ctx)
-    builder = _Builder(ctx)
+    secrets = OperationCredentials(ctx.credentials, ctx.namespace, schemes, candidate.options.credentials)
+    builder = Builder(ctx, secrets)
     parameters = _parameters(candidate, ctx)
     body: Any = candidate.operation.get("requestBody")
     if ctx.swagger2:
         consumes = candidate.operation.get("consumes") or ctx.consumes
         body, parameters = body_from_v2(parameters, consumes if isinstance(consumes, list) else [])
-    entries = [_prepared(ctx, parameter) for parameter in parameters]
+    entries = [_prepared(ctx, parameter) for parameter in parameters if not _taken(secrets, parameter)]
     names = _parameter_names(entries)
     for entry in entries:
         _add_parameter(builder, entry, names)
     if body is not None:
-        _add_body(builder, ctx.resolver.deref(body), candidate.method)
+        add_body(builder, ctx.resolver.deref(body), candidate.method)
     defs, def_losses = ctx.resolver.closure(sorted(builder.roots))
     schema: dict[str, Any] = {"type": "object", "properties": builder.properties}
     if builder.required:
@@ -110,7 +123,9 @@ def flatten(candidate: Candidate, ctx: SpecContext) -> Flat:
     schema["additionalProperties"] = False
     if defs:
         schema["$defs"] = defs
-    return Flat(schema, builder.binding, tuple(builder.losses) + def_losses)
+    secrets.check(f"the credentials option of {candidate.operation_id or f'{candidate.method} {candidate.path}'}")
+    losses = tuple(builder.losses) + def_losses
+    return Flat(schema, builder.binding, losses, tuple(secrets.found), secrets.idempotency_key, builder.form)
 
 
 def _check_responses(responses: Any, ctx: SpecContext) -> None:
@@ -141,6 +156,16 @@ def _parameters(candidate: Candidate, ctx: SpecContext) -> list[Mapping[str, Any
                 raise Refusal("bad_parameter", f"parameter {parameter['name']!r} has no valid `in`")
             merged[(parameter["in"], parameter["name"])] = parameter
     return list(merged.values())
+
+
+def _taken(secrets: OperationCredentials, parameter: Mapping[str, Any]) -> bool:
+    """A parameter the runtime fills (a credential or the idempotency key), recorded on ``secrets``."""
+    location = parameter["in"]
+    if location not in ("header", "query", "cookie"):
+        return False
+    required = parameter.get("required") is True
+    schema = parameter.get("schema", parameter)  # a Swagger 2.0 parameter holds its own `type`
+    return secrets.take(parameter["name"], location, parameter.get("description"), required=required, schema=schema)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +223,7 @@ def _parameter_names(entries: Sequence[_Prepared]) -> dict[tuple[str, str], str]
     return names
 
 
-def _add_parameter(builder: _Builder, entry: _Prepared, names: Mapping[tuple[str, str], str]) -> None:
+def _add_parameter(builder: Builder, entry: _Prepared, names: Mapping[tuple[str, str], str]) -> None:
     if entry.schema is _LEFT_OUT:
         builder.losses.extend(entry.losses)
         return
@@ -226,9 +251,7 @@ def _prepare(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
     if location == "cookie":
         loss = Loss("", "parameter", f"cookie.{original}", "cookie parameters are left out")
         return _Prepared(original, location, original, _LEFT_OUT, False, (loss,), frozenset())
-    lowered = original.lower()
-    if (location == "header" and lowered in _IGNORED_HEADERS) or (location, lowered) in ctx.credentials:
-        # a credential (or a header HTTP itself sets): the runtime supplies it, the model never sees it
+    if location == "header" and original.lower() in _IGNORED_HEADERS:  # a header HTTP itself sets
         return _Prepared(original, location, original, _LEFT_OUT, False, (), frozenset())
     walk, name = ctx.resolver.walk(), argument_name(original)
     schema = normalise(_parameter_schema(ctx, parameter), walk, f"/properties/{name}")
@@ -251,152 +274,3 @@ def _parameter_schema(ctx: SpecContext, parameter: Mapping[str, Any]) -> Any:
         if isinstance(media, dict):
             return media.get("schema", {})
     return {}
-
-
-# -- body --------------------------------------------------------------------------------------------------
-def _add_body(builder: _Builder, request: Any, method: str) -> None:
-    if not isinstance(request, dict) or not isinstance(request.get("content", {}), dict):
-        raise Refusal("bad_request_body", "the requestBody is not an object with a `content` map")
-    content = request.get("content") or {}
-    if not content:
-        return
-    media, refusal = _choose_media(content)
-    if _ignore_empty(builder, media, content[media], method):
-        return
-    if refusal is not None:
-        raise refusal
-    raw = builder.ctx.resolver.deref(content[media])
-    raw_schema = raw.get("schema", {}) if isinstance(raw, dict) else {}
-    required = request.get("required") is True
-    roots_before = frozenset(builder.roots)
-    schema = builder.normalise(raw_schema, "/properties/body")
-    if isinstance(schema, dict) and schema.get("format") == "binary":
-        raise Refusal("binary_body", f"the {media} body is a binary string")
-    if not _hoist(builder, schema, required=required, keep=roots_before):
-        description = request.get("description")
-        if isinstance(description, str) and description and isinstance(schema, dict):
-            schema.setdefault("description", description)
-        if "body" in builder.properties:
-            raise Refusal(
-                "argument_collision", f"a parameter is named 'body' ({builder.binding['body']}) and so is the body"
-            )
-        builder.properties["body"] = schema
-        builder.binding["body"] = "body"
-        if required:
-            builder.required.append("body")
-
-
-def _choose_media(content: Mapping[str, Any]) -> tuple[str, Refusal | None]:
-    """The media type the body is read from (JSON when offered, else the first) and, when that is not JSON,
-    the refusal it earns should the body carry fields."""
-    kinds = {str(k).split(";")[0].strip().lower(): k for k in content}
-    for kind, key in kinds.items():
-        if kind in ("application/json", "*/*", "application/*", "text/json") or kind.endswith("+json"):
-            return str(key), None
-    first, key = next(iter(kinds.items()))
-    message = f"the request body is {first}; only JSON bodies can be tool arguments"
-    if first.startswith("multipart/"):
-        return str(key), Refusal("multipart_body", message)
-    if first == "application/x-www-form-urlencoded":
-        return str(key), Refusal("form_body", message)
-    if first in _BINARY_TYPES or first.startswith(_BINARY_PREFIXES):
-        return str(key), Refusal("binary_body", message)
-    return str(key), Refusal("unsupported_media_type", message)
-
-
-_BODYLESS_METHODS = frozenset({"GET", "HEAD", "DELETE"})
-_EMPTY_BODY_KEYS = frozenset(
-    {"type", "properties", "required", "additionalProperties", "description", "title", "example", "examples"}
-    | {"nullable", "deprecated", "externalDocs", "xml", "default"}
-)
-_MEDIA_LABELS = {"application/x-www-form-urlencoded": "form", "multipart/form-data": "multipart"}
-
-
-def _ignore_empty(builder: _Builder, media_type: str, media_object: Any, method: str) -> bool:
-    """Leave out a request body that carries no fields, recording a loss; say if it did.
-
-    A body carries no fields when its schema is an object with no properties, no required names and
-    ``additionalProperties: false`` — whatever the media type (Stripe gives every GET such a form body). On
-    GET, HEAD and DELETE, where content has no defined meaning (RFC 9110 §9.3), an open object with no
-    declared properties is left out too; elsewhere that is a free-form map, which does carry fields."""
-    resolver = builder.ctx.resolver
-    try:
-        media = resolver.deref(media_object)
-        schema = media.get("schema") if isinstance(media, dict) else None
-        if isinstance(schema, dict) and set(schema) <= {"$ref", "description", "summary"}:
-            schema = resolver.deref(schema)  # a 3.1 $ref with other siblings is not just its target
-    except Refusal:
-        return False  # a broken reference is reported where the body is read, or by the media refusal
-    if not _no_fields(schema, open_allowed=method in _BODYLESS_METHODS):
-        return False
-    kind = media_type.split(";")[0].strip().lower()
-    label = _MEDIA_LABELS.get(kind, "JSON" if kind.endswith("json") else "request")
-    builder.losses.append(Loss("", "requestBody", kind, f"empty {label} body ignored: its schema has no fields"))
-    return True
-
-
-def _no_fields(schema: Any, *, open_allowed: bool) -> bool:
-    """True for an object schema that declares no property, requires none and admits no other field."""
-    if not isinstance(schema, dict) or schema.get("type") != "object":
-        return False
-    if schema.get("properties") or schema.get("required"):
-        return False
-    if any(key not in _EMPTY_BODY_KEYS and not key.startswith("x-") for key in schema):
-        return False
-    extra = schema.get("additionalProperties", True)
-    return extra is False or (open_allowed and extra in (True, {}))
-
-
-def _hoist(builder: _Builder, schema: Any, *, required: bool, keep: frozenset[str]) -> bool:
-    """Put a plain object body's properties at the top level, when that changes nothing; say if it did.
-
-    A body that is only a ``$ref`` is hoisted from its definition, which then leaves ``$defs`` unless
-    something else (``keep``: the parameters' references, or the definition itself) still points at it."""
-    target, prefix = schema, "/properties/body"
-    if isinstance(schema, dict) and set(schema) <= {"$ref", "description"} and "$ref" in schema:
-        name = schema["$ref"].removeprefix("#/$defs/")
-        target, prefix = builder.ctx.resolver.definition(name).schema, f"/$defs/{name}"
-        refs = builder.ctx.resolver.definition(name).refs
-    else:
-        refs = None
-    if not _plain_object(target) or (not required and target.get("required")):
-        return False
-    try:
-        names = {prop: argument_name(prop) for prop in target["properties"]}
-    except Refusal:
-        return False
-    if len(set(names.values())) < len(names) or set(names.values()) & set(builder.properties):
-        return False
-    if refs is not None:
-        if name not in keep:
-            builder.roots.discard(name)
-        builder.roots.update(refs)
-    builder.losses[:] = [_moved(loss, prefix, names) for loss in builder.losses]
-    if refs is not None:
-        builder.losses.extend(_moved(loss, prefix, names) for loss in builder.ctx.resolver.definition(name).losses)
-    wanted = set(target.get("required", ()))
-    for prop, sub in target["properties"].items():
-        builder.add(prop, "body", sub, required=prop in wanted)
-    return True
-
-
-def _plain_object(schema: Any) -> bool:
-    if not isinstance(schema, dict) or schema.get("type") != "object" or not schema.get("properties"):
-        return False
-    if not set(schema) <= _HOISTABLE or schema.get("additionalProperties", False) is not False:
-        return False
-    return set(schema.get("required", ())) <= set(schema["properties"])
-
-
-def _moved(loss: Loss, prefix: str, names: Mapping[str, str]) -> Loss:
-    """Re-point a loss recorded under the body to where a hoisted property now sits."""
-    if loss.path == prefix:
-        return Loss("", loss.keyword, loss.value, loss.reason)
-    head = f"{prefix}/properties/"
-    if not loss.path.startswith(head):
-        return loss
-    token, _, rest = loss.path[len(head) :].partition("/")
-    prop = token.replace("~1", "/").replace("~0", "~")
-    if prop not in names:
-        return loss
-    return Loss(f"/properties/{names[prop]}" + (f"/{rest}" if rest else ""), loss.keyword, loss.value, loss.reason)

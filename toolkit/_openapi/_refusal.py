@@ -16,7 +16,7 @@ from typing import Literal
 
 from toolkit._refs import REF_SLUGS
 
-__all__ = ["SLUGS", "Refusal", "RefusalSlug"]
+__all__ = ["SCHEMA_REFUSALS", "SLUGS", "Refusal", "RefusalSlug"]
 
 RefusalSlug = Literal[
     "missing_operation_id",
@@ -39,8 +39,13 @@ RefusalSlug = Literal[
     "unresolved_ref",
     "left_recursive_ref",
     "unsupported_schema",
+    "bad_keyword",
+    "bad_pattern",
+    "unsupported_keyword",
     "schema_too_deep",
     "schema_too_large",
+    "declaration_over_budget",
+    "over_toolset_budget",
     "deprecated",
     "unknown_operation",
     "lowering_failed",
@@ -52,9 +57,9 @@ SLUGS: Mapping[str, str] = {
     "duplicate_operation_id": "two operations share one operationId",
     "missing_description": "no description anywhere (extension, overrides, operation or path item)",
     "multipart_body": "the request body is multipart/form-data with fields",
-    "form_body": "the request body is an application/x-www-form-urlencoded form with fields",
+    "form_body": "the request body is an application/x-www-form-urlencoded form whose schema is not an object",
     "binary_body": "the request body is binary (octet-stream, images, files)",
-    "unsupported_media_type": "the request body has no JSON media type",
+    "unsupported_media_type": "the request body has neither a JSON nor a form-urlencoded media type",
     "name_too_long": "the tool name is longer than 128 characters",
     "bad_tool_name": "reserved: the tool name cannot be made valid (names are sanitised, so no refusal uses it today)",
     "name_collision": "two operations give the same tool name after sanitising",
@@ -65,8 +70,13 @@ SLUGS: Mapping[str, str] = {
     "bad_responses": "the responses object (or one response) is malformed",
     **REF_SLUGS,  # a $ref that cannot be read: the slugs every stage uses
     "unsupported_schema": "a schema uses a construct that cannot be read",
+    "bad_keyword": "a schema keyword's value has a shape JSON Schema 2020-12 does not allow (so it cannot be enforced)",
+    "bad_pattern": "a `pattern` (or `patternProperties` key) is not an ECMA-262 regular expression",
+    "unsupported_keyword": "a keyword of an older draft that 2020-12 replaced, which would be silently ignored",
     "schema_too_deep": "a schema nests deeper than the limit",
     "schema_too_large": "an operation needs more shared schemas than the limit",
+    "declaration_over_budget": "the declaration is over its size budget even with every reduction (see `budget=`)",
+    "over_toolset_budget": "the toolset's declarations are over its `toolset_budget`: the largest tools are refused",
     "deprecated": "the operation is deprecated (pass include_deprecated=True)",
     "unknown_operation": "the overrides name an operationId the document does not have",
     "lowering_failed": "the arguments schema could not be lowered",
@@ -85,3 +95,17 @@ class Refusal(Exception):
         assert slug in SLUGS, slug
         self.slug = slug
         self.message = message
+
+
+SCHEMA_REFUSALS: Mapping[str, RefusalSlug] = {
+    "bad_keyword": "bad_keyword",
+    "bad_pattern": "bad_pattern",
+    "unsupported_keyword": "unsupported_keyword",
+    "bad_ref": "bad_ref",
+    "remote_ref": "remote_ref",
+    "unresolved_ref": "unresolved_ref",
+    "left_recursive_ref": "left_recursive_ref",
+    "declaration_over_budget": "declaration_over_budget",
+}
+"""The :class:`~toolkit.SchemaError` slugs with which building a tool refuses its schema (the validator could
+not enforce it), each the refusal slug an operation gets for it: the same word."""

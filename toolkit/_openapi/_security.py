@@ -2,7 +2,9 @@
 
 Read once, from the document, while the tools are built; the results travel on each
 :class:`~toolkit.ToolContract` (``security``, ``servers``), so the runtime and code generation never read the
-spec again. OpenAPI 3 ``components.securitySchemes`` and Swagger 2.0 ``securityDefinitions`` are both read.
+spec again. OpenAPI 3 ``components.securitySchemes`` and Swagger 2.0 ``securityDefinitions`` are both read,
+leniently: scheme keys and names are trimmed, ``type`` and ``in`` read in any letter case. Which declared
+parameters are credentials is decided in :mod:`toolkit._openapi._credentials`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from toolkit._contract import SecurityScheme
 
-__all__ = ["credential_parameters", "defined_schemes", "operation_schemes", "schemes_from_spec", "servers_of"]
+__all__ = ["defined_schemes", "operation_schemes", "schemes_from_spec", "servers_of"]
 
 
 def defined_schemes(root: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -25,10 +27,11 @@ def defined_schemes(root: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _scheme(key: str, raw: Mapping[str, Any]) -> SecurityScheme | None:
-    kind = str(raw.get("type", "")).lower()
-    if kind == "apikey" and raw.get("in") in ("header", "query", "cookie") and isinstance(raw.get("name"), str):
-        return SecurityScheme(key=key, kind="api_key", location=raw["in"], name=raw["name"])
-    scheme = str(raw.get("scheme", "")).lower()
+    kind = str(raw.get("type", "")).strip().lower()
+    location, name = str(raw.get("in", "")).strip().lower(), raw.get("name")
+    if kind == "apikey" and location in ("header", "query", "cookie") and isinstance(name, str) and name.strip():
+        return SecurityScheme(key=key, kind="api_key", location=location, name=name.strip())  # type: ignore[arg-type]
+    scheme = str(raw.get("scheme", "")).strip().lower()
     if kind == "http" and scheme in ("bearer", "basic"):
         return SecurityScheme(key=key, kind=scheme)  # type: ignore[arg-type]
     if kind == "basic":  # Swagger 2.0
@@ -44,7 +47,7 @@ def operation_schemes(root: Mapping[str, Any], operation: Mapping[str, Any]) -> 
     Only the first requirement object is used (OpenAPI lists alternatives); unsupported scheme types
     (mutual TLS, ...) are skipped.
     """
-    defined = defined_schemes(root)
+    defined = {str(key).strip(): value for key, value in defined_schemes(root).items()}
     requirements = operation.get("security")
     if requirements is None:
         requirements = root.get("security")
@@ -53,9 +56,9 @@ def operation_schemes(root: Mapping[str, Any], operation: Mapping[str, Any]) -> 
     if not isinstance(requirements[0], Mapping):
         return ()
     out: list[SecurityScheme] = []
-    for key in sorted(requirements[0], key=str):
+    for key in sorted({str(key).strip() for key in requirements[0]}):
         raw = defined.get(key)
-        if isinstance(raw, Mapping) and (found := _scheme(str(key), raw)) is not None:
+        if isinstance(raw, Mapping) and (found := _scheme(key, raw)) is not None:
             out.append(found)
     return tuple(out)
 
@@ -66,15 +69,6 @@ def schemes_from_spec(document: Mapping[str, Any], method: str, path: str) -> tu
     item = paths.get(path) if isinstance(paths, Mapping) else None
     operation = item.get(method.lower()) if isinstance(item, Mapping) else None
     return operation_schemes(document, operation if isinstance(operation, Mapping) else {})
-
-
-def credential_parameters(root: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
-    """(location, lowercased name) of every apiKey security scheme: those parameters never reach the model."""
-    found: set[tuple[str, str]] = set()
-    for scheme in defined_schemes(root).values():
-        if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey" and isinstance(scheme.get("name"), str):
-            found.add((str(scheme.get("in")), scheme["name"].lower()))
-    return frozenset(found)
 
 
 def _server_url(server: Any) -> str | None:

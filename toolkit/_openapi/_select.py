@@ -1,6 +1,7 @@
 """Choose which operations become tools, before anything is resolved.
 
-An operation is selected when it carries ``x-agent-tool`` (``true`` or ``{name, description, confirm}``),
+An operation is selected when it carries ``x-agent-tool`` (``true`` or ``{name, description, confirm,
+credentials}``),
 when the overrides side file names its operationId, or always with ``select="all"``. Selection only peeks at
 each operation's own keys, so one tool from a 1,000-operation document costs one operation's work.
 Deprecated operations are skipped (recorded with the slug ``deprecated``) unless ``include_deprecated``.
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolkit._contract import Policy
 from toolkit._exceptions import SpecError
+from toolkit._openapi._credentials import CredentialOptions, credential_options
 from toolkit._openapi._load import HTTP_METHODS
 from toolkit._openapi._parse import parse_text
 from toolkit._openapi._plain import plain_document
@@ -25,7 +27,7 @@ from toolkit._tool import Rejection
 
 __all__ = ["Candidate", "Options", "Selection", "load_overrides", "select_operations"]
 
-_OPTION_KEYS = frozenset({"name", "description", "confirm", "policy", "domain"})
+_OPTION_KEYS = frozenset({"name", "description", "confirm", "policy", "domain", "credentials"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,7 @@ class Options:
     confirm: bool | None = None
     policy: Policy | None = None
     domain: tuple[Mapping[str, Any], ...] = ()
+    credentials: CredentialOptions = field(default_factory=CredentialOptions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,12 @@ def _options(value: Any, where: str) -> Options:
     if not isinstance(domain, (list, tuple)):
         raise SpecError(f"{where}.domain must be a list of rules", slug="bad_overrides")
     return Options(
-        value.get("name"), value.get("description"), value.get("confirm"), _policy(value, where), tuple(domain)
+        value.get("name"),
+        value.get("description"),
+        value.get("confirm"),
+        _policy(value, where),
+        tuple(domain),
+        credential_options(value.get("credentials"), where),
     )
 
 
@@ -128,17 +136,22 @@ def _policy(value: Mapping[str, Any], where: str) -> Policy | None:
         "enum_case": ("strict", "insensitive"),
         "null_optional": ("absent", "reject"),
         "clamp": (None, True, False),
+        "declaration_budget": (),  # a positive integer of bytes
     }
     if not isinstance(raw, Mapping) or not set(raw) <= set(allowed):
         raise SpecError(f"{where}.policy must be a mapping with keys among {sorted(allowed)}", slug="bad_overrides")
     for key, choice in raw.items():
-        if choice not in allowed[key] or (key != "clamp" and not isinstance(choice, str)):
+        if key == "declaration_budget":
+            if isinstance(choice, bool) or not isinstance(choice, int) or choice <= 0:
+                raise SpecError(f"{where}.policy.{key} must be a positive number of bytes", slug="bad_overrides")
+        elif choice not in allowed[key] or (key != "clamp" and not isinstance(choice, str)):
             raise SpecError(f"{where}.policy.{key} must be one of {allowed[key]}", slug="bad_overrides")
     return Policy(**raw)
 
 
-def _extension(operation: Mapping[str, Any]) -> Options | None:
-    """The operation's ``x-agent-tool`` as options; ``None`` when absent or false. A bad shape is ignored."""
+def _extension(operation: Mapping[str, Any], where: str) -> Options | None:
+    """The operation's ``x-agent-tool`` as options; ``None`` when absent or false. A bad shape is ignored,
+    except in ``credentials``: a secret left in the arguments is worse than a build that stops (``bad_overrides``)."""
     ext = operation.get("x-agent-tool")
     if ext is None or ext is False:
         return None
@@ -149,6 +162,7 @@ def _extension(operation: Mapping[str, Any]) -> Options | None:
         name if isinstance(name, str) else None,
         description if isinstance(description, str) else None,
         confirm if isinstance(confirm, bool) else None,
+        credentials=credential_options(ext.get("credentials"), where),
     )
 
 
@@ -163,6 +177,7 @@ def _merge(ext: Options | None, override: Options | None) -> Options:
         override.confirm if override.confirm is not None else ext.confirm,
         override.policy,
         override.domain,
+        override.credentials or ext.credentials,
     )
 
 
@@ -204,7 +219,8 @@ def select_operations(
             where.setdefault(op.operation_id, []).append(f"{op.method} {op.path}")
     chosen: list[Candidate] = []
     for op in every:
-        ext, override = _extension(op.operation), overrides.get(op.operation_id or "")
+        label = f"x-agent-tool of {op.operation_id or f'{op.method} {op.path}'}"
+        ext, override = _extension(op.operation, label), overrides.get(op.operation_id or "")
         if select == "extension" and ext is None and override is None:
             continue
         op = Candidate(op.method, op.path, op.operation, op.path_item, _merge(ext, override))

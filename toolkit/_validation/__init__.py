@@ -4,42 +4,55 @@ Two checks, two statuses, as the contract article asks:
 
 * **structural** — does the JSON conform to the published ``args_schema`` (the full 2020-12 schema, never
   the lowered declaration, so every constraint lowering dropped is still enforced)? Failures mean the model
-  misread the schema: ``status: "invalid_arguments"``, with *every* problem found in one pass.
+  misread the schema: ``status: "invalid_arguments"``, with every problem found in one pass (at most
+  :data:`MAX_FIELD_ERRORS` of them, and an ``errors_truncated`` notice counting the rest).
 * **domain** — is the structurally valid request one we will do? Runs only when the structure is valid,
   through ``tool.domain_checks`` (callables, or declarative rules made by :func:`domain_rules`). Failures
   mean the model read the schema fine and asked for something we refuse: ``status: "rejected"``.
 
 An ok result carries the **cleaned arguments** in ``data``: defaults applied, clamped and case-normalised
 values in place, ``10.0`` for an integer read as ``10``; every change is reported as a :class:`Notice`.
+The instance is validated as sent: defaults are filled in afterwards, so no keyword ever sees one.
 
 Decisions:
 
-* ``args`` may be a dict or JSON text; ``None`` means "no arguments" (``{}``). Text that is not JSON, or
-  JSON that is not an object, is ``invalid_arguments`` with a field error at the root (``field: ""``).
+* ``args`` may be a dict or JSON text (``str`` or UTF-8 ``bytes``); ``None`` means "no arguments" (``{}``).
+  Text that is not JSON, or JSON that is not an object, is ``invalid_arguments`` with a field error at the
+  root (``field: ""``).
+* Before the schema, the payload is admitted (:mod:`toolkit._validation._admit`): at most
+  :data:`MAX_ARGUMENT_SIZE` characters of JSON (``too_large``), nested at most :data:`MAX_DEPTH` levels
+  (``too_deep``), JSON values only (``invalid_json`` for a Python set, a non-string key, a cycle ...), and
+  finite numbers only (``not_finite``: ``NaN``, ``Infinity``, and JSON text such as ``1e400``, which no float
+  holds, are refused, never read as infinity). Integers of any length are read exactly.
 * JSON Schema 2020-12 says ``10.0`` *is* an integer, so it is accepted (and cleaned to ``10``);
   ``10.5`` is not. ``true`` is never a number and ``"10"`` never an integer.
-* ``NaN``/``Infinity`` in JSON text are refused (they are not JSON).
 
-Schemas are compiled once per tool into closures (see :mod:`toolkit._validation._compile`) and kept in ``tool._cache``.
+Schemas are compiled once per tool into closures (see :mod:`toolkit._validation._compile`) and kept in
+``tool._cache``; a schema that cannot be compiled raises the same :class:`SchemaError` on every call.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from toolkit._envelope import FieldError, ToolResult
+from toolkit._envelope import FieldError, Notice, ToolResult
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._validation._checks import Check, Run, short
+from toolkit._validation._admit import MAX_ARGUMENT_SIZE, admit, too_large
+from toolkit._validation._checks import MAX_DEPTH, MAX_FIELD_ERRORS, Check, Run, short
 from toolkit._validation._compile import Options, compile_schema
 from toolkit._validation._expected import type_name
+from toolkit._validation._generate import fast_path
 from toolkit._validation._invoke import safe_message
+from toolkit._validation._objects import apply_defaults
+from toolkit._validation._results import invalid_result, ok_result
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
 
-__all__ = ["compiled", "domain_rules", "validate"]
+__all__ = ["MAX_ARGUMENT_SIZE", "MAX_DEPTH", "MAX_FIELD_ERRORS", "compiled", "domain_rules", "validate"]
 
 _ROOT_EXPECTED = "a JSON object of arguments"
 
@@ -51,14 +64,24 @@ def options_for(tool: Tool) -> Options:
         clamp=policy.clamps(tool.effect),
         enum_insensitive=policy.enum_case == "insensitive",
         null_as_absent=policy.null_optional == "absent",
+        closed=policy.unlisted_properties == "refuse",
     )
 
 
 def compiled(tool: Tool) -> Check:
-    """The tool's compiled validator, built on first use and cached on the tool."""
+    """The tool's compiled validator, built on first use and cached on the tool (a failure is cached too)."""
     check: Check | None = tool._cache.get("validator")
     if check is None:
-        check = tool._cache["validator"] = compile_schema(tool.contract.args_schema, options_for(tool))
+        failed: ToolkitError | None = tool._cache.get("validator_error")
+        if failed is not None:
+            raise failed
+        try:
+            check = compile_schema(tool.contract.args_schema, options_for(tool))
+        except ToolkitError as error:
+            tool._cache["validator_error"] = error
+            raise
+        tool._cache["fast_path"] = fast_path(tool.contract.args_schema, options_for(tool))
+        tool._cache["validator"] = check
     return check
 
 
@@ -66,22 +89,37 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _read_int(text: str) -> int:
+    """A JSON integer of any length: ``int()`` refuses text over 4,300 digits, ``Decimal`` does not."""
+    return int(text) if len(text) < 4000 else int(Decimal(text))
+
+
 def _parse(args: Any) -> tuple[Any, FieldError | None]:
     if args is None:
         return {}, None
     if isinstance(args, bytes | bytearray):
+        if len(args) > 4 * MAX_ARGUMENT_SIZE:  # four UTF-8 bytes at most per character
+            return None, _too_large()
         try:
             args = args.decode("utf-8")
         except UnicodeDecodeError as exc:
             return None, FieldError("", "invalid_json", f"not UTF-8 text: {exc.reason}", _ROOT_EXPECTED)
     if not isinstance(args, str):
         return args, None
+    if len(args) > MAX_ARGUMENT_SIZE:
+        return None, _too_large()
     try:
-        return json.loads(args, parse_constant=_reject_constant), None
+        return json.loads(args, parse_constant=_reject_constant, parse_int=_read_int), None
     except RecursionError:
-        return None, FieldError("", "invalid_json", "JSON nested too deeply", _ROOT_EXPECTED)
+        return None, FieldError("", "too_deep", "JSON nested too deeply", _ROOT_EXPECTED)
     except ValueError as exc:
         return None, FieldError("", "invalid_json", f"not valid JSON: {exc}", _ROOT_EXPECTED)
+
+
+def _too_large() -> FieldError:
+    run = Run()
+    too_large(run)
+    return run.errors[0]
 
 
 def _root_error(value: Any) -> FieldError:
@@ -89,10 +127,27 @@ def _root_error(value: Any) -> FieldError:
                       _ROOT_EXPECTED)  # fmt: skip
 
 
+def _invalid(run: Run) -> ToolResult:
+    """The errors of a run, with a notice counting those beyond :data:`MAX_FIELD_ERRORS`."""
+    notices: tuple[Notice, ...] = ()
+    if run.more:
+        total = len(run.errors) + run.more
+        notices = (Notice("", "errors_truncated", f"{run.more:,} more field errors ({total:,} in all) are not "
+                          f"shown; fix these {len(run.errors)} and call again", to=run.more),)  # fmt: skip
+    return invalid_result(tuple(run.errors), notices)
+
+
 def validate(tool: Tool, args: Any) -> ToolResult:
     """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args."""
-    check = tool._cache.get("validator") or compiled(tool)
     if type(args) is dict:  # the common case: a dict straight from the model's function call
+        try:
+            fast = tool._cache["fast_path"]
+        except KeyError:  # not compiled yet
+            fast = None
+        if fast is not None and (result := fast(args)) is not None:
+            return _run_domain_on(tool.domain_checks, result) if tool.domain_checks else result
+    check = tool._cache.get("validator") or compiled(tool)
+    if type(args) is dict:
         value = args
     else:
         value, problem = _parse(args)
@@ -101,9 +156,14 @@ def validate(tool: Tool, args: Any) -> ToolResult:
         if problem is not None:
             return ToolResult("invalid_arguments", errors=(problem,))
     run = Run()
+    admit(value, run)
+    if run.errors:
+        return _invalid(run)
     cleaned = check(value, None, run)
     if run.errors:
-        return ToolResult("invalid_arguments", errors=tuple(run.errors))
+        return _invalid(run)
+    if run.defaults:
+        apply_defaults(cleaned, run.defaults, run)
     notices = tuple(run.notices)
     if tool.domain_checks:
         refused = _run_domain(tool.domain_checks, cleaned)
@@ -111,7 +171,15 @@ def validate(tool: Tool, args: Any) -> ToolResult:
             return refused
         if refused:
             return ToolResult("rejected", errors=refused, notices=notices)
-    return ToolResult("ok", data=cleaned, notices=notices)
+    return ok_result(cleaned, notices)
+
+
+def _run_domain_on(checks: Iterable[DomainCheck], result: ToolResult) -> ToolResult:
+    """The domain checks' verdict on an ok result from the fast path (see :func:`validate`)."""
+    refused = _run_domain(checks, result.data)
+    if isinstance(refused, ToolResult):
+        return refused
+    return ToolResult("rejected", errors=refused, notices=result.notices) if refused else result
 
 
 def _run_domain(checks: Iterable[DomainCheck], cleaned: Mapping[str, Any]) -> tuple[FieldError, ...] | ToolResult:

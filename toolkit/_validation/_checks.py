@@ -1,62 +1,51 @@
-"""Scalar keyword checks compiled into closures: types, numbers, strings, enums.
+"""Scalar keyword checks compiled into closures: types, numbers, strings, enums; and the state of one run.
 
 Each factory takes the keyword's value (and the schema it sits in, for the ``expected`` phrase) and returns a
 :data:`Check` — ``check(value, loc, run) -> value`` — that appends :class:`FieldError` s and
 :class:`Notice` s to ``run`` and returns the (possibly clamped or normalised) value. Every check guards its
 own JSON type, because in JSON Schema ``minimum`` simply does not apply to a string. The ``expected`` phrase
 is built only when an error is reported, so the happy path costs one or two comparisons per keyword.
+
+Decisions worth knowing:
+
+* **Equality is JSON equality** (``enum``, ``const``, ``uniqueItems``): ``1 == 1.0`` and ``[1] == [1.0]``, but
+  ``true != 1`` and ``"1" != 1`` (see :func:`json_key`).
+* **multipleOf is exact, on the number as JSON writes it**: a float is read as its shortest round-trip
+  decimal text (Python's ``repr``, which is what ``json.dumps`` writes and what a model sends), so ``0.3`` is
+  a multiple of ``0.1`` and ``1e-10`` is not one of ``1``; the arithmetic is on integers, so ``10**400`` and
+  ``1e308`` cost no overflow (see :func:`is_multiple`).
+* **Patterns are ECMA-262** (:mod:`toolkit._validation._pattern`). A search that reaches the engine's time
+  limit is the field error ``pattern_too_slow`` ("a shorter value"); one run spends at most
+  :data:`SEARCH_BUDGET` seconds in patterns that may backtrack, after which such strings are reported
+  ``pattern_too_slow`` without a search, so a payload of many strings cannot buy unbounded time.
+* **At most** :data:`MAX_FIELD_ERRORS` field errors are kept per run; the rest are counted (``Run.more``).
 """
 
 from __future__ import annotations
 
-import json
-import math
-import re
+import time
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from toolkit._codes import FieldCode, NoticeAction
-from toolkit._envelope import UNSET, FieldError, Notice
 from toolkit._validation._expected import (
     Loc,
     clause,
     const_phrase,
     describe,
     enum_phrase,
-    format_path,
+    json_text,
     number_text,
     once,
     range_phrase,
     type_name,
 )
-from toolkit._validation._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS, ecma_regex
+from toolkit._validation._formats import FORMAT_CHECKS, FORMAT_PHRASES, INTEGER_FORMATS
+from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
+from toolkit._validation._run import MAX_DEPTH, MAX_FIELD_ERRORS, SEARCH_BUDGET, Check, Run, json_key, short
 
-__all__ = ["MAX_DEPTH", "Check", "Run", "json_key", "short", "type_check"]
-
-MAX_DEPTH = 64
-"""Deepest data nesting (objects and arrays) the validator walks; deeper data is an error, not a RecursionError."""
-
-
-class Run:
-    """The mutable state of one validation pass: errors and notices found, and how deep we are."""
-
-    __slots__ = ("depth", "errors", "hops", "notices")
-
-    def __init__(self) -> None:
-        self.errors: list[FieldError] = []
-        self.notices: list[Notice] = []
-        self.depth = 0
-        self.hops = 0
-
-    def error(self, loc: Loc, code: FieldCode, problem: str, expected: str) -> None:
-        self.errors.append(FieldError(format_path(loc), code, problem, expected))
-
-    def notice(self, loc: Loc, action: NoticeAction, message: str, to: Any = UNSET, from_: Any = UNSET) -> None:
-        self.notices.append(Notice(format_path(loc), action, message, to, from_))
-
-
-Check = Callable[[Any, Loc, Run], Any]
+__all__ = ["MAX_DEPTH", "MAX_FIELD_ERRORS", "Check", "Run", "json_key", "short", "type_check"]
+# Run, Check, json_key and short live in ._run; they are re-exported here, where the checks that use them are.
 
 RANGE_WORDS: tuple[str, ...] = ("between", "least", "most", "up to", "max", "min", "more", "less", "fewer")
 RANGE_WORDS += ("greater", "from", "exceed", "range", "below", "above", "≤", "≥", "<", ">", "to ")
@@ -71,31 +60,6 @@ FORMAT_WORDS: Mapping[str, tuple[str, ...]] = {
     "email": ("email", "e-mail"),
     "uri": ("URL", "URI"),
 }
-
-
-def short(value: Any) -> str:
-    """The value as JSON, cut to 60 characters, for a ``problem`` text."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):
-        text = repr(value)
-    except RecursionError:  # a hostile, deeply nested value: its outline is all a problem text needs
-        text = "[...]" if isinstance(value, list) else "{...}" if isinstance(value, dict) else type(value).__name__
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def json_key(value: Any) -> tuple[Any, ...]:
-    """A hashable key with JSON equality: ``1 == 1.0`` but ``true != 1`` and ``"1" != 1``."""
-    if value is None or isinstance(value, bool):
-        return ("b", value)
-    if isinstance(value, int | float):
-        return ("n", value)
-    if isinstance(value, str):
-        return ("s", value)
-    try:
-        return ("j", json.dumps(value, sort_keys=True, default=repr))
-    except RecursionError:  # too deep to compare by content (deeper than any schema lets through): by identity
-        return ("deep", id(value))
 
 
 # -- type --------------------------------------------------------------------------------------------
@@ -145,7 +109,7 @@ def integral_float_check(kinds: Any) -> Check | None:
     named = {kinds} if isinstance(kinds, str) else set(kinds) if isinstance(kinds, list) else set()
     if "integer" not in named or "number" in named:
         return None
-    return lambda v, loc, run: int(v) if type(v) is float else v
+    return lambda v, loc, run: int(v) if type(v) is float and v.is_integer() else v
 
 
 # -- numbers -----------------------------------------------------------------------------------------
@@ -199,33 +163,58 @@ def range_check(schema: Mapping[str, Any], description: str | None, clamp: bool)
 
 
 _INF = float("inf")
+_EXACT_FLOAT = 2**53
+
+
+def decimal_parts(value: int | float) -> tuple[int, int]:
+    """``(a, e)`` with ``value == a / 10**e`` as JSON writes it: ``0.07`` -> ``(7, 2)``, ``1e20`` -> ``(10**20, 0)``."""
+    if type(value) is int:
+        return value, 0
+    mantissa, _, exponent = repr(value).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = int(whole + fraction)
+    shift = len(fraction) - (int(exponent) if exponent else 0)
+    return (digits, shift) if shift >= 0 else (digits * 10**-shift, 0)
 
 
 def is_multiple(value: float, step: float) -> bool:
-    """``multipleOf`` for JSON numbers: exact for integers, tolerant of binary fractions (``0.3`` of ``0.1``),
-    and safe for huge values (``1e308``, ``10**400``) where a float quotient overflows."""
+    """``multipleOf``, exactly, on both numbers as JSON writes them (see the module docstring)."""
     if type(value) is int and type(step) is int:
         return value % step == 0
-    try:
-        quotient = value / step
-        if math.isfinite(quotient):
-            return abs(quotient - round(quotient)) <= 1e-9
-    except OverflowError:
-        pass
-    if isinstance(value, float) and not math.isfinite(value):
-        return False
-    return Fraction(value) % Fraction(str(step)) == 0  # exact rational arithmetic: no overflow, no rounding
+    if type(value) is float and type(step) is int and -_EXACT_FLOAT < value < _EXACT_FLOAT and value.is_integer():
+        return int(value) % step == 0
+    a, e = decimal_parts(value)
+    p, q = _step_parts(step)
+    return bool((a * q) % (10**e * p) == 0)
+
+
+def _step_parts(step: int | float) -> tuple[int, int]:
+    """``step == p / q`` in lowest terms, read as JSON writes the step."""
+    digits, shift = decimal_parts(step)
+    ratio = Fraction(digits, 10**shift)
+    return ratio.numerator, ratio.denominator
 
 
 def multiple_check(schema: Mapping[str, Any]) -> Check | None:
     step = schema.get("multipleOf")
     if not _is_number(step) or step <= 0:
         return None
+    p, q = _step_parts(step)
+    shown = number_text(step)
+    int_step = p if q == 1 else None
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
-        if _is_number(value) and not is_multiple(value, step):
-            shown = number_text(step)
-            run.error(loc, "not_multiple", f"{short(value)} is not a multiple of {shown}", f"a multiple of {shown}")
+        kind = type(value)
+        if kind is int and int_step is not None:
+            if value % int_step == 0:
+                return value
+        elif kind is int or kind is float:
+            a, e = decimal_parts(value)
+            if (a * q) % (10**e * p) == 0:
+                return value
+        else:
+            return value
+        run.error(loc, "not_multiple", f"{short(value)} is not a multiple of {shown}", f"a multiple of {shown}")
         return value
 
     return check
@@ -238,7 +227,7 @@ def integer_format_check(name: str) -> Check | None:
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is int and not low <= value <= high:
-            run.error(loc, "out_of_range", f"out of range for {name}: {value}", f"{name} integer")
+            run.error(loc, "out_of_range", f"out of range for {name}: {number_text(value)}", f"{name} integer")
         return value
 
     return check
@@ -270,23 +259,59 @@ def length_check(schema: Mapping[str, Any], description: str | None) -> Check | 
     return check
 
 
-def _compile_pattern(pattern: str) -> re.Pattern[str] | None:
-    """ECMA-262 semantics (see :func:`~._formats.ecma_regex`); patterns Python cannot read are skipped."""
-    return ecma_regex(pattern)
+Search = Callable[[str, Run], "bool | None"]
+"""A pattern search within a run: True or False, or None when it ran out of time (``pattern_too_slow``)."""
+
+
+def searcher(pattern: Pattern) -> Search:
+    """``pattern.search`` within a run's time budget (see :data:`SEARCH_BUDGET`)."""
+    search = pattern.search
+    if pattern.linear:  # an RE2 twin answers long strings; the ECMA engine alone answers within a time limit
+
+        def quick(text: str, run: Run) -> bool | None:
+            try:
+                return search(text)
+            except PatternLimitError:
+                return None
+
+        return quick
+
+    def timed(text: str, run: Run) -> bool | None:
+        spent = run.spent
+        if spent[0] >= SEARCH_BUDGET:
+            return None
+        start = time.perf_counter()
+        try:
+            return search(text)
+        except PatternLimitError:
+            return None
+        finally:
+            spent[0] += time.perf_counter() - start
+
+    return timed
+
+
+SLOW_EXPECTED = "a shorter value"
+
+
+def slow_problem(pattern: str, text: str) -> str:
+    return f"the pattern {json_text(pattern, 60)} could not be checked in time on {len(text):,} characters"
 
 
 def pattern_check(schema: Mapping[str, Any], description: str | None) -> Check | None:
     pattern = schema.get("pattern")
-    compiled = _compile_pattern(pattern) if isinstance(pattern, str) else None
-    if compiled is None:
+    if not isinstance(pattern, str):
         return None
-    search = compiled.search
+    search = searcher(compile_pattern(pattern))
+    expected = once(lambda: clause(description, (), _PATTERN_WORDS) or f"string matching {pattern}")
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
-        if type(value) is str and search(value) is None:
-            expected = clause(description, (), _PATTERN_WORDS)
-            run.error(loc, "pattern_mismatch", f"{short(value)} does not match the pattern {pattern}",
-                      expected or f"string matching {pattern}")  # fmt: skip
+        if type(value) is str:
+            found = search(value, run)
+            if found is None:
+                run.error(loc, "pattern_too_slow", slow_problem(pattern, value), SLOW_EXPECTED)
+            elif not found:
+                run.error(loc, "pattern_mismatch", f"{short(value)} does not match the pattern {pattern}", expected())
         return value
 
     return check
@@ -297,11 +322,11 @@ def format_check(name: str, description: str | None) -> Check | None:
     if test is None:
         return None
     noun = name.replace("-", " ")
+    expected = once(lambda: clause(description, (), FORMAT_WORDS.get(name, ())) or FORMAT_PHRASES[name])
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is str and not test(value):
-            found = clause(description, (), FORMAT_WORDS.get(name, ()))
-            run.error(loc, "bad_format", f"{short(value)} is not a valid {noun}", found or FORMAT_PHRASES[name])
+            run.error(loc, "bad_format", f"{short(value)} is not a valid {noun}", expected())
         return value
 
     return check
@@ -342,8 +367,8 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
 def declared_check(node: Check, texts: Mapping[str, Any]) -> Check:
     """Read back the strings the declaration shows for non-string ``enum``/``const`` members (``"2"`` → ``2``).
 
-    ``texts`` maps each declared string to its member (see :func:`~toolkit._validation._expected.declared_texts`, which
-    the compiler gathers through ``$ref``, ``allOf`` and union branches). A string value runs through
+    ``texts`` maps each declared string to its member (see :func:`~toolkit._validation._expected.declared_texts`,
+    which the compiler gathers through ``$ref``, ``allOf`` and union branches). A string value runs through
     ``node`` as it is first; only when that fails and the string is one the declaration offered is it read
     as the member, with a ``coerced_enum`` notice. Every other value (``"10"`` for a plain integer, ``"5"``
     for ``enum [1, 2]``) meets ``node`` unchanged, so the boundary stays strict.
@@ -352,24 +377,17 @@ def declared_check(node: Check, texts: Mapping[str, Any]) -> Check:
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is not str or value not in texts:
             return node(value, loc, run)
-        probe = _probe(run)
+        probe = run.probe()
         cleaned = node(value, loc, probe)
         if not probe.errors:
-            run.notices.extend(probe.notices)
+            run.absorb(probe)
             return cleaned
         member = texts[value]
-        coerced = _probe(run)
+        coerced = run.probe()
         coerced.notice(loc, "coerced_enum", f"{short(value)} read as {short(member)}: the declaration sends "
                        "this value as a string", from_=value, to=member)  # fmt: skip
         cleaned = node(member, loc, coerced)
-        run.errors.extend(coerced.errors)
-        run.notices.extend(coerced.notices)
+        run.absorb(coerced)
         return cleaned
 
     return check
-
-
-def _probe(run: Run) -> Run:
-    probe = Run()
-    probe.depth, probe.hops = run.depth, run.hops
-    return probe

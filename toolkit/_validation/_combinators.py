@@ -15,9 +15,9 @@ from typing import Any
 from toolkit._canonical import JSON_TYPES
 from toolkit._refs import Resolve, TypeSet, follow
 from toolkit._validation._checks import Check, Run, short
-from toolkit._validation._expected import Loc, declared_texts, describe, type_name
+from toolkit._validation._expected import Loc, declared_texts, describe, once, type_name
 
-__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check"]
+__all__ = ["TypeSet", "branch_check", "core", "declared_strings", "default_of", "not_check", "optional_check"]
 
 _ALL = JSON_TYPES
 
@@ -63,20 +63,15 @@ def _accepts(types: TypeSet, value: Any) -> bool:
     return kind in types
 
 
-def _try(node: Check, value: Any, loc: Loc, run: Run) -> tuple[Run, Any]:
-    probe = Run()
-    probe.depth, probe.hops = run.depth, run.hops
-    cleaned = node(value, loc, probe)
-    return probe, cleaned
-
-
 def branch_check(
     keyword: str, nodes: Sequence[Check], types: Sequence[TypeSet], schema: Mapping[str, Any], description: str | None
 ) -> Check:
     """``anyOf`` (first matching branch wins) or ``oneOf`` (exactly one must match).
 
     A branch that matches only by reading a declared enum string (``"2"`` as ``2``) counts only when no
-    branch takes the value as it is: ``anyOf [enum [1, 2], string]`` keeps ``"2"`` a string.
+    branch takes the value as it is: ``anyOf [enum [1, 2], string]`` keeps ``"2"`` a string. When the node's
+    evaluated keys or items are being collected (``unevaluated*``, closed objects), every branch of an
+    ``anyOf`` is tried, and each one that matches adds what it evaluated, as 2020-12 says.
     """
     one = keyword == "oneOf"
 
@@ -84,28 +79,59 @@ def branch_check(
         matched: tuple[Run, Any] | None = None
         coerced: list[tuple[Run, Any]] = []
         tried: list[tuple[int, Run]] = []
+        collect = run.props is not None or run.items is not None
         for i, node in enumerate(nodes):
-            probe, cleaned = _try(node, value, loc, run)
+            probe = run.probe()
+            cleaned = node(value, loc, probe)
             if probe.errors:
                 tried.append((i, probe))
             elif probe.notices and _read_declared(probe):
                 coerced.append((probe, cleaned))
             elif matched is None:
                 matched = (probe, cleaned)
-                if not one:
+                if not one and not collect:
                     break
-            else:
+            elif one:
                 run.error(loc, "ambiguous", f"{short(value)} matches more than one alternative", describe(schema))
                 return value
+            else:
+                run.absorb(probe, outcome=False)
         if matched is None and coerced:
             if one and len(coerced) > 1:
                 run.error(loc, "ambiguous", f"{short(value)} matches more than one alternative", describe(schema))
                 return value
             matched = coerced[0]
         if matched is not None:
-            run.notices.extend(matched[0].notices)
+            run.absorb(matched[0])
             return matched[1]
         _report(value, loc, run, tried, types, schema)
+        return value
+
+    return check
+
+
+def optional_check(node: Check, types: TypeSet, schema: Mapping[str, Any]) -> Check:
+    """``anyOf``/``oneOf`` of ``{type: null}`` and a branch whose own ``type`` refuses null: an optional value.
+
+    The answer :func:`branch_check` gives, with fewer probes: ``null`` takes the null branch and nothing else
+    (the other branch fails on its type); any other value can only match the other branch, so a value of a
+    type that branch takes (``types``) meets it alone, and its errors are the ones reported; a value of another
+    type (which the branch may still take: ``1`` is ``1.0``) is tried in a probe, and ``wrong_type`` when the
+    branch refuses it.
+    """
+    expected = once(lambda: describe(schema))
+
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        if value is None:
+            return None
+        if _accepts(types, value):
+            return node(value, loc, run)
+        probe = run.probe()
+        cleaned = node(value, loc, probe)
+        if not probe.errors:
+            run.absorb(probe)
+            return cleaned
+        run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not accepted here", expected())
         return value
 
     return check
@@ -120,7 +146,7 @@ def _report(
 ) -> None:
     fitting = [probe for i, probe in tried if _accepts(types[i], value)]
     if len(fitting) == 1:
-        run.errors.extend(fitting[0].errors)
+        run.absorb(fitting[0])
     elif not fitting:
         run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not accepted here", describe(schema))
     else:
@@ -128,8 +154,11 @@ def _report(
 
 
 def not_check(node: Check, forbidden: Any) -> Check:
+    """``not``: the value must fail ``node`` (whose annotations, like its notices, are dropped)."""
+
     def check(value: Any, loc: Loc, run: Run) -> Any:
-        probe, _ = _try(node, value, loc, run)
+        probe = run.probe(in_place=False)
+        node(value, loc, probe)
         if not probe.errors:
             run.error(loc, "not_allowed", f"{short(value)} is a forbidden value", f"anything but {describe(forbidden)}")
         return value

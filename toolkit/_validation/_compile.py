@@ -1,26 +1,36 @@
 """Compile a JSON Schema 2020-12 into fast closures, once per tool and policy.
 
 :func:`compile_schema` walks the schema a single time and returns a :data:`~toolkit._validation._checks.Check` for the
-root. Local ``$ref`` s are read by :mod:`toolkit._refs` (the reader every stage uses, with its slugs) and
-compile lazily into a shared cell, so recursive ``$defs`` compile once and never loop; at run time a recursive
-schema is bounded by the data's own depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
+root. Local ``$ref`` s (and ``$dynamicRef`` s, which within one document resolve the same way) are read by
+:mod:`toolkit._refs` (the reader every stage uses, with its slugs) and compile lazily into a shared cell, so
+recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by the data's own
+depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
 
 Before compiling, :func:`toolkit._refs.check_references` reads every reference the schema can reach and
 refuses a *left-recursive* schema -- a reference cycle through ``$ref`` / ``anyOf`` / ``oneOf`` / ``allOf`` /
 ``not`` / ``if``-``then``-``else`` that never steps into ``properties``, ``items`` and the like, e.g.
 ``$defs: {A: {anyOf: [{$ref: "#/$defs/A"}, {type: string}]}}`` -- with ``SchemaError(slug="left_recursive_ref")``,
 naming the cycle. Such a schema applies itself to the very value it is checking, so evaluating it never ends
-(2020-12 calls it invalid) and each self-referring branch would multiply the work. The schema is the tool
-author's, so the author gets the error (on the first ``validate``, whatever the arguments), never the model.
+(2020-12 calls it invalid) and each self-referring branch would multiply the work.
+
+**Closed objects** (``Policy.unlisted_properties="refuse"``, the default). Where an instance is entered (the
+root, a property's value, an item, ...), if its schema -- itself or anything applied to the same value in place
+(``allOf`` members, ``anyOf``/``oneOf`` branches, ``$ref`` targets, ``then``/``else``, ``dependentSchemas``) --
+lists ``properties`` and says nothing of ``additionalProperties``/``unevaluatedProperties``, the instance is
+read as if ``unevaluatedProperties: false`` stood there: a key that no in-place keyword evaluated is
+``unknown_property``, so ``allOf`` of two partial objects still accepts the keys of both, and an explicit
+``additionalProperties: true`` (or a schema) is honoured. A name in such a node's ``required`` counts as listed.
 
 Two OpenAPI spellings are honoured because the lowered declaration honours them (see
 ``tests/test_contract_consistency.py``): ``nullable: true`` beside a ``type`` also accepts ``null``, and a
 ``readOnly`` property is never required (a request does not carry it; the declaration does not offer it).
-Non-string ``enum``/``const`` members are also accepted as the strings the declaration shows for them.
+Non-string ``enum``/``const`` members are also accepted as the strings the declaration shows for them, except
+under ``if`` and ``not`` (the declaration shows no condition, so none is read that way).
 
-Policies are baked in at compile time (``clamp``, case-insensitive enums, ``null`` for optional fields), so
-the run-time closures carry no policy branches. Keywords the validator does not know are annotations and
-are ignored, as JSON Schema says.
+Policies are baked in at compile time (``clamp``, case-insensitive enums, ``null`` for optional fields, closed
+objects), so the run-time closures carry no policy branches. Keywords the validator does not know are
+annotations and are ignored, as JSON Schema says (:mod:`toolkit._validation._enforce` refuses, when the tool
+is built, the ones that mean something it cannot enforce).
 """
 
 from __future__ import annotations
@@ -29,10 +39,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit._exceptions import SchemaError
-from toolkit._refs import Refs, check_references, schema_types
+from toolkit._exceptions import SchemaError, ToolkitError
+from toolkit._refs import Refs, check_references, schema_types, silent_on_unlisted
+from toolkit._validation._arrays import array_check, unevaluated_items_check
 from toolkit._validation._checks import (
-    ITEM_WORDS,
     MAX_DEPTH,
     Check,
     Run,
@@ -41,11 +51,11 @@ from toolkit._validation._checks import (
     format_check,
     integer_format_check,
     integral_float_check,
-    json_key,
     length_check,
     multiple_check,
     pattern_check,
     range_check,
+    searcher,
     short,
     type_check,
 )
@@ -56,19 +66,40 @@ from toolkit._validation._combinators import (
     declared_strings,
     default_of,
     not_check,
+    optional_check,
 )
-from toolkit._validation._expected import Loc, clause, describe
+from toolkit._validation._enforce import json_value
+from toolkit._validation._expected import Loc
 from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
-from toolkit._validation._objects import object_check
+from toolkit._validation._objects import (
+    OPEN,
+    dependent_schemas_check,
+    in_place_closure,
+    object_check,
+    refuses_unlisted,
+    unevaluated_check,
+)
+from toolkit._validation._pattern import compile_pattern
 
-__all__ = ["MAX_DEPTH", "Options", "compile_schema"]
+__all__ = ["MAX_DEPTH", "Options", "compile_schema", "refuses_unlisted"]
 
 MAX_REF_HOPS = 128
 _MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
 """Keywords through which a node can carry a non-string enum, declared as strings (see ``declared_check``)."""
 _OBJECT_KEYWORDS = frozenset(
     {"properties", "additionalProperties", "required", "patternProperties", "minProperties", "maxProperties"}
-) | {"dependentRequired"}
+) | {"dependentRequired", "propertyNames"}
+_ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})
+_IN_PLACE = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "dependentSchemas"})
+VALIDATION_KEYWORDS = (
+    _OBJECT_KEYWORDS
+    | _ARRAY_KEYWORDS
+    | _IN_PLACE
+    | {"type", "nullable", "enum", "const", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum"}
+    | {"exclusiveMaximum", "minLength", "maxLength", "pattern", "not", "then", "else", "unevaluatedProperties"}
+    | {"unevaluatedItems", "minContains", "maxContains"}
+)
+"""Every keyword the compiler reads (besides ``$ref``, ``description``, ``default`` and ``readOnly``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +107,8 @@ class Options:
     clamp: bool = False
     enum_insensitive: bool = False
     null_as_absent: bool = True
+    closed: bool = False
+    """Objects that list properties refuse the keys they do not list, at every depth (see the module docstring)."""
 
 
 def _identity(value: Any, loc: Loc, run: Run) -> Any:
@@ -85,6 +118,13 @@ def _identity(value: Any, loc: Loc, run: Run) -> Any:
 def _nothing(value: Any, loc: Loc, run: Run) -> Any:
     run.error(loc, "not_allowed", f"no value is allowed here, got {short(value)}", "no value")
     return value
+
+
+def _raising(error: ToolkitError) -> Check:
+    def check(value: Any, loc: Loc, run: Run) -> Any:
+        raise error
+
+    return check
 
 
 def _chain(checks: list[Check]) -> Check:
@@ -105,18 +145,17 @@ def _chain(checks: list[Check]) -> Check:
 _EXACT = {"string": str, "object": dict, "array": list, "boolean": bool}
 
 
-def _typed(kinds: list[str], test: Callable[[Any], bool], fail: Check, checks: list[Check]) -> Check:
+def _typed(kinds: list[str], test: Callable[[Any], bool], fail: Check, rest: Check | None) -> Check:
     """A node with a ``type`` keyword: when the type is wrong, the other keywords have nothing to say.
 
     A single exact type (string, object, array, boolean) is tested inline: this is the hot path of every call.
     """
-    rest = _chain(checks)
     if len(kinds) == 1 and kinds[0] in _EXACT:
         exact = _EXACT[kinds[0]]
-        if not checks:
+        if rest is None:
             return lambda value, loc, run: value if type(value) is exact else fail(value, loc, run)
         return lambda value, loc, run: rest(value, loc, run) if type(value) is exact else fail(value, loc, run)
-    if not checks:
+    if rest is None:
         return lambda value, loc, run: value if test(value) else fail(value, loc, run)
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
@@ -127,6 +166,10 @@ def _typed(kinds: list[str], test: Callable[[Any], bool], fail: Check, checks: l
     return check
 
 
+def _plain_reference(node: Mapping[str, Any]) -> bool:
+    return all(key == "$ref" or key not in VALIDATION_KEYWORDS for key in node)
+
+
 class _Compiler:
     """Single-use walker: one small method per keyword family, refs memoised by pointer."""
 
@@ -134,9 +177,13 @@ class _Compiler:
         self.root = root
         self.resolve = Refs(root)
         self.options = options
-        self.cells: dict[tuple[str, str | None], list[Check]] = {}
+        self.cells: dict[tuple[str, str | None, bool, bool], list[Check]] = {}
 
-    def compile(self, schema: Any, description: str | None = None) -> Check:
+    def compile(
+        self, schema: Any, description: str | None = None, *, entry: bool = False, declared: bool = True
+    ) -> Check:
+        """One node. ``entry``: the node is where an instance is entered (its closing is decided here);
+        ``declared``: read the strings the declaration shows for non-string enum members."""
         if schema is True or schema == {}:
             return _identity
         if schema is False:
@@ -144,39 +191,48 @@ class _Compiler:
         if not isinstance(schema, Mapping):
             raise SchemaError(f"a schema must be an object or a boolean, got {short(schema)}", slug="bad_schema")
         description = schema.get("description") if isinstance(schema.get("description"), str) else description
+        if entry and "$ref" in schema and _plain_reference(schema):  # nothing beside it: enter its target
+            return self.ref(schema["$ref"], description, entry=True, declared=declared)
         checks: list[Check] = []
-        if "$ref" in schema:
-            checks.append(self.ref(schema["$ref"], description))
+        for keyword in ("$ref", "$dynamicRef"):
+            if keyword in schema:
+                checks.append(self.ref(schema[keyword], description, entry=False, declared=declared))
         checks.extend(self.scalars(schema, description))
         if "enum" in schema and isinstance(schema["enum"], list):
             checks.append(enum_check(schema["enum"], description, self.options.enum_insensitive))
         if "const" in schema:
             checks.append(enum_check([schema["const"]], description, self.options.enum_insensitive, const=True))
-        if any(k in schema for k in _OBJECT_KEYWORDS):
-            checks.append(self.object(schema))
-        if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains")):
-            checks.append(self.array(schema, description))
-        checks.extend(self.combinators(schema, description))
+        closing = entry and self.options.closed and "unevaluatedProperties" not in schema and self.closes(schema)
+        simple = closing and silent_on_unlisted(schema) and _IN_PLACE.isdisjoint(schema)
+        if not _OBJECT_KEYWORDS.isdisjoint(schema):
+            checks.append(self.object(schema, declared, closed=simple))
+        if not _ARRAY_KEYWORDS.isdisjoint(schema):
+            checks.append(self.array(schema, description, declared))
+        checks.extend(self.combinators(schema, description, declared))
+        node = _chain(checks)
+        node = self.unevaluated(schema, node, declared, closing=closing and not simple)
         kinds = schema.get("type")
         if isinstance(kinds, str | list):
             named = [kinds] if isinstance(kinds, str) else list(kinds)
             if schema.get("nullable") is True and "null" not in named:
                 named.append("null")  # OpenAPI 3.0's spelling, which the declaration carries as nullable
             test, fail = type_check(named, schema, description)
-            node = _typed(named, test, fail, checks)
-        else:
-            node = _chain(checks)
-        texts = declared_strings(schema, self.resolve) if _MAY_DECLARE.intersection(schema) else None
+            node = _typed(named, test, fail, node if node is not _identity else None)
+        texts = declared_strings(schema, self.resolve) if declared and _MAY_DECLARE.intersection(schema) else None
         return declared_check(node, texts) if texts else node
 
     # -- references -------------------------------------------------------------------------------
-    def ref(self, ref: Any, description: str | None) -> Check:
+    def ref(self, ref: Any, description: str | None, *, entry: bool, declared: bool) -> Check:
         target = self.resolve(ref)  # a bad reference raises the reader's slug
-        key = (ref, description)  # the referring field's words go into the target's expected phrases
+        key = (ref, description, entry, declared)  # the referring field's words go into the target's phrases
         cell = self.cells.get(key)
         if cell is None:
             cell = self.cells[key] = [_identity]
-            cell[0] = self.compile(target, description)
+            try:
+                cell[0] = self.compile(target, description, entry=entry, declared=declared)
+            except BaseException:
+                del self.cells[key]  # never leave a half-made cell that accepts everything
+                raise
 
         def check(value: Any, loc: Loc, run: Run) -> Any:
             if run.hops >= MAX_REF_HOPS:
@@ -205,45 +261,105 @@ class _Compiler:
         return [c for c in found if c is not None]
 
     # -- combinators ------------------------------------------------------------------------------
-    def combinators(self, schema: Mapping[str, Any], description: str | None) -> list[Check]:
+    def combinators(self, schema: Mapping[str, Any], description: str | None, declared: bool) -> list[Check]:
         out: list[Check] = []
+        table = schema.get("dependentSchemas")
+        if isinstance(table, Mapping) and table:
+            out.append(dependent_schemas_check({k: self.compile(s, declared=declared) for k, s in table.items()}))
         for keyword in ("anyOf", "oneOf"):
             branches = schema.get(keyword)
             if isinstance(branches, list) and branches:
-                nodes = [self.compile(b, description) for b in branches]
+                nodes = [self.compile(b, description, declared=declared) for b in branches]
                 types = [schema_types(b, self.resolve) for b in branches]
-                out.append(branch_check(keyword, nodes, types, schema, description))
+                nulls = [i for i, b in enumerate(branches) if _null_only(b)]
+                other = 1 - nulls[0] if len(branches) == 2 and len(nulls) == 1 else 0
+                if len(branches) == 2 and len(nulls) == 1 and self.refuses_null(branches[other]):
+                    out.append(optional_check(nodes[other], types[other], schema))
+                else:
+                    out.append(branch_check(keyword, nodes, types, schema, description))
         for sub in schema.get("allOf") or []:
-            out.append(self.compile(sub, description))
+            out.append(self.compile(sub, description, declared=declared))
         if "not" in schema:
-            out.append(not_check(self.compile(schema["not"]), schema["not"]))
+            out.append(not_check(self.compile(schema["not"], declared=False), schema["not"]))
         if "if" in schema and ("then" in schema or "else" in schema):
-            out.append(self.conditional(schema, description))
+            out.append(self.conditional(schema, description, declared))
         return out
 
-    def conditional(self, schema: Mapping[str, Any], description: str | None) -> Check:
-        test = self.compile(schema["if"])
-        then = self.compile(schema.get("then", True), description)
-        otherwise = self.compile(schema.get("else", True), description)
+    def refuses_null(self, schema: Any) -> bool:
+        """Whether ``schema`` (behind plain references) has a ``type`` of its own that refuses ``null``."""
+        for _ in range(MAX_REF_HOPS):
+            if not isinstance(schema, Mapping) or "$ref" not in schema or not _plain_reference(schema):
+                break
+            schema = self.resolve(schema["$ref"])
+        kinds = schema.get("type") if isinstance(schema, Mapping) else None
+        named = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else ["null"]
+        return "null" not in named and schema.get("nullable") is not True
+
+    def conditional(self, schema: Mapping[str, Any], description: str | None, declared: bool) -> Check:
+        test = self.compile(schema["if"], declared=False)
+        then = self.compile(schema.get("then", True), description, declared=declared)
+        otherwise = self.compile(schema.get("else", True), description, declared=declared)
 
         def check(value: Any, loc: Loc, run: Run) -> Any:
-            probe = Run()
-            probe.depth, probe.hops = run.depth, run.hops
+            probe = run.probe()
             test(value, loc, probe)
-            return (otherwise if probe.errors else then)(value, loc, run)
+            if probe.errors:
+                return otherwise(value, loc, run)
+            run.absorb(probe, outcome=False)  # what a passing condition evaluated counts; its words do not
+            return then(value, loc, run)
 
         return check
 
+    # -- unevaluated and closed -------------------------------------------------------------------
+    def closes(self, schema: Mapping[str, Any]) -> bool:
+        """Whether the closed-object policy reads this entered node as ``unevaluatedProperties: false``."""
+        return any(silent_on_unlisted(node) for node in in_place_closure(schema, self.resolve))
+
+    def unevaluated(self, schema: Mapping[str, Any], node: Check, declared: bool, *, closing: bool) -> Check:
+        if "unevaluatedItems" in schema:
+            node = unevaluated_items_check(
+                node, self.compile(schema["unevaluatedItems"], entry=True, declared=declared)
+            )
+        if "unevaluatedProperties" in schema:
+            extra = schema["unevaluatedProperties"]
+            compiled = None if extra is False else self.compile(extra, entry=True, declared=declared)
+            return unevaluated_check(node, compiled, self.listed(schema))
+        return unevaluated_check(node, None, self.listed(schema)) if closing else node
+
+    def listed(self, schema: Mapping[str, Any]) -> Callable[[], tuple[list[str], bool]]:
+        """The property names the schema lists in place (for an ``unknown_property`` error's words), and whether
+        patterns or additional properties in place take other names too."""
+        memo: list[tuple[list[str], bool]] = []
+
+        def names() -> tuple[list[str], bool]:
+            if not memo:
+                found: dict[str, None] = {}
+                loose = False
+                for node in in_place_closure(schema, self.resolve):
+                    found.update(dict.fromkeys(node.get("properties") or ()))
+                    if self.options.closed and silent_on_unlisted(node):
+                        found.update(dict.fromkeys(n for n in node.get("required") or () if isinstance(n, str)))
+                    loose = loose or "patternProperties" in node or node.get("additionalProperties", False) is not False
+                memo.append((list(found), loose))
+            return memo[0]
+
+        return names
+
     # -- objects ----------------------------------------------------------------------------------
-    def object(self, schema: Mapping[str, Any]) -> Check:
-        properties = schema.get("properties") or {}
+    def object(self, schema: Mapping[str, Any], declared: bool, *, closed: bool) -> Check:
+        properties = dict(schema.get("properties") or {})
+        if self.options.closed and "additionalProperties" not in schema and "unevaluatedProperties" not in schema:
+            for name in schema.get("required") or ():  # a required name is listed, even where properties omit it
+                if isinstance(name, str):
+                    properties.setdefault(name, True)
+            schema = {**schema, "properties": properties}
         read_only = {name for name, sub in properties.items() if _read_only(self.unwrap(sub))}
         if read_only and isinstance(schema.get("required"), list):
             # a request never carries read-only properties, and the declaration does not offer them
             schema = {**schema, "required": [name for name in schema["required"] if name not in read_only]}
         children: dict[str, Check] = {}
         for name, sub in properties.items():
-            children[name] = self.lazy(children, name, sub)
+            children[name] = self.lazy(children, name, sub, declared)
         nullable: dict[str, bool] = {}
 
         def is_nullable(name: str) -> bool:
@@ -252,101 +368,68 @@ class _Compiler:
                 nullable[name] = found is None or "null" in found
             return nullable[name]
 
-        additional = schema.get("additionalProperties", True)
-        extra = None if additional is False else self.compile(additional)
-        patterns = {p: self.compile(sub) for p, sub in (schema.get("patternProperties") or {}).items()}
+        additional = schema.get("additionalProperties", OPEN)
+        if additional is OPEN:
+            extra = None if closed else OPEN
+        else:
+            extra = None if additional is False else self.compile(additional, entry=True, declared=declared)
+        patterns = [
+            (p, searcher(compile_pattern(p)), self.compile(sub, entry=True, declared=declared))
+            for p, sub in (schema.get("patternProperties") or {}).items()
+        ]
+        names = schema.get("propertyNames")
+        names_check = self.compile(names, entry=True, declared=False) if names is not None else None
         defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
-        defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT}
+        defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT and json_value(value)}
         fast = {
             name: found
             for name, sub in properties.items()
             if (found := fast_predicate(sub) or fast_array_predicate(sub)) is not None
         }
-        unwrap = self.unwrap
-        check = object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast, unwrap)
-        return check
+        return object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast,
+                            self.unwrap, names_check)  # fmt: skip
 
     def unwrap(self, schema: Any) -> Any:
         """The schema behind a ``$ref`` (siblings kept), for phrases about a property as a whole."""
         return core(schema, self.resolve)[0] if isinstance(schema, Mapping) and "$ref" in schema else schema
 
-    def lazy(self, table: dict[str, Check], key: str, schema: Any) -> Check:
+    def lazy(self, table: dict[str, Check], key: str, schema: Any, declared: bool) -> Check:
         """A stand-in that compiles ``schema`` on first use and puts the result in ``table[key]``.
 
         Large API schemas (a Kubernetes body is thousands of nodes) are compiled only as far as the data
-        actually reaches, so the first call stays cheap.
+        actually reaches, so the first call stays cheap. A schema that cannot be compiled raises the same
+        error on every use.
         """
 
         def first_use(value: Any, loc: Loc, run: Run) -> Any:
-            real = table[key] = self.compile(schema)
+            try:
+                real = self.compile(schema, entry=True, declared=declared)
+            except ToolkitError as error:
+                real = _raising(error)
+            table[key] = real
             return real(value, loc, run)
 
         return first_use
 
     # -- arrays -----------------------------------------------------------------------------------
-    def array(self, schema: Mapping[str, Any], description: str | None) -> Check:
-        prefix = tuple(self.compile(s) for s in schema.get("prefixItems") or [])
-        items = self.compile(schema["items"]) if "items" in schema else _identity
-        contains = self.compile(schema["contains"]) if "contains" in schema else None
-        low, high = schema.get("minItems", 0), schema.get("maxItems")
-        unique = schema.get("uniqueItems") is True
+    def array(self, schema: Mapping[str, Any], description: str | None, declared: bool) -> Check:
+        prefix = tuple(self.compile(s, entry=True, declared=declared) for s in schema.get("prefixItems") or [])
+        items = self.compile(schema["items"], entry=True, declared=declared) if "items" in schema else None
+        contains = self.compile(schema["contains"], entry=True, declared=declared) if "contains" in schema else None
+        return array_check(schema, prefix, items, contains, description)
 
-        def expected_count() -> str:
-            tokens = [str(b) for b in (schema.get("minItems"), high) if b]
-            found = clause(description, tokens, ITEM_WORDS) if tokens else None
-            return found or describe(schema)
 
-        def check(value: Any, loc: Loc, run: Run) -> Any:
-            if type(value) is not list:
-                return value
-            if run.depth >= MAX_DEPTH:
-                run.error(loc, "too_deep", f"nested deeper than {MAX_DEPTH} levels", "flatter data")
-                return value
-            run.depth += 1
-            if prefix:
-                out = [(prefix[i] if i < len(prefix) else items)(v, (loc, i), run) for i, v in enumerate(value)]
-            else:
-                out = [items(v, (loc, i), run) for i, v in enumerate(value)]
-            run.depth -= 1
-            n = len(out)
-            if n < low:
-                run.error(loc, "too_few_items", f"{n} items, too few", expected_count())
-            if high is not None and n > high:
-                run.error(loc, "too_many_items", f"{n} items, too many", expected_count())
-            if unique:
-                _check_unique(out, loc, run)
-            if contains is not None:
-                _check_contains(out, contains, loc, run, schema)
-            return out
-
-        return check
+def _null_only(schema: Any) -> bool:
+    """``{type: null}`` with nothing else the validator reads."""
+    return (
+        isinstance(schema, Mapping)
+        and schema.get("type") == "null"
+        and all(key == "type" or key not in VALIDATION_KEYWORDS for key in schema)
+    )
 
 
 def _read_only(schema: Any) -> bool:
     return isinstance(schema, Mapping) and schema.get("readOnly") is True
-
-
-def _check_unique(items: list[Any], loc: Loc, run: Run) -> None:
-    seen: dict[tuple[Any, ...], int] = {}
-    for i, item in enumerate(items):
-        key = json_key(item)
-        if key in seen:
-            run.error(loc, "duplicate_items", f"items {seen[key]} and {i} are equal", "items without duplicates")
-            return
-        seen[key] = i
-
-
-def _check_contains(items: list[Any], contains: Check, loc: Loc, run: Run, schema: Mapping[str, Any]) -> None:
-    def matches(item: Any) -> bool:
-        probe = Run()
-        probe.depth, probe.hops = run.depth, run.hops
-        contains(item, loc, probe)
-        return not probe.errors
-
-    count = sum(1 for item in items if matches(item))
-    low, high = schema.get("minContains", 1), schema.get("maxContains")
-    if count < low or (high is not None and count > high):
-        run.error(loc, "too_few_items", f"{count} matching items", f"items including {describe(schema['contains'])}")
 
 
 def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
@@ -359,4 +442,4 @@ def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
     """
     compiler = _Compiler(schema, options)
     check_references(schema, compiler.resolve)
-    return compiler.compile(schema)
+    return compiler.compile(schema, entry=True)

@@ -28,6 +28,8 @@ __all__ = [
     "describe",
     "enum_phrase",
     "format_path",
+    "int_text",
+    "json_text",
     "number_text",
     "once",
     "range_phrase",
@@ -70,15 +72,70 @@ def format_path(loc: Loc) -> str:
     return out
 
 
-type_name = json_type
-"""The JSON type of a value, as the model would name it (see :func:`toolkit._canonical.json_type`)."""
+_EXACT_NAMES = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}
+_EXACT_NAMES[type(None)] = "null"
+
+
+def type_name(value: Any) -> str:
+    """The JSON type of a value, as the model would name it (see :func:`toolkit._canonical.json_type`, which
+    answers for every value; the exact JSON types are looked up first, as they are what arguments hold)."""
+    return _EXACT_NAMES.get(type(value)) or json_type(value)
+
+
+_LOG10_2 = 0.30102999566398120
+_LONG_INT_BITS = 4000
+"""Integers longer than this many bits (about 1,200 digits) are described, not written out."""
+
+
+def int_text(value: int) -> str:
+    """An integer's digits, or for a huge one (past Python's 4,300-digit ``str()`` limit too) its size."""
+    if -(2**_LONG_INT_BITS) < value < 2**_LONG_INT_BITS:
+        return str(value)
+    digits = int(abs(value).bit_length() * _LOG10_2) + 1
+    return f"{'-' if value < 0 else ''}an integer of about {digits:,} digits"
 
 
 def number_text(value: Any) -> str:
     """``1.0`` → ``"1"``, ``0.5`` → ``"0.5"``: numbers as a person writes them."""
+    if type(value) is int:
+        return int_text(value)
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return str(int(value))
     return str(value)
+
+
+def _outline(value: Any) -> str:
+    kind = type(value)
+    if kind is int:
+        return int_text(value)
+    if kind is list:
+        return f"[... {len(value)} items]"
+    if kind is dict:
+        return f"{{... {len(value)} fields}}"
+    return f"a Python {kind.__name__}"
+
+
+_STRING_TEXT: Callable[[str], str] = json.encoder.encode_basestring  # what json.dumps writes for a str
+_SMALL_INT = 2**64
+
+
+def json_text(value: Any, width: int) -> str:
+    """``value`` as compact JSON cut to ``width`` characters; an outline where JSON cannot write it. Never raises."""
+    kind = type(value)
+    if kind is str:  # the common cases, written as json.dumps writes them, without its encoder set-up
+        text = _STRING_TEXT(value)
+        return text if len(text) <= width else text[: width - 3] + "..."
+    if kind is int and -_SMALL_INT < value < _SMALL_INT:
+        text = int.__repr__(value)
+        return text if len(text) <= width else text[: width - 3] + "..."
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):  # huge ints, keys that are not strings, cycles, NaN, objects
+        try:
+            text = _outline(value)
+        except Exception:  # a hostile __len__: its type is all a problem text needs
+            text = f"a Python {type(value).__name__}"
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def range_phrase(schema: Mapping[str, Any], noun: str) -> str:
@@ -171,7 +228,7 @@ def enum_phrase(values: Sequence[Any]) -> str:
     """``one of: open, closed``; non-string members add the strings the declaration shows for them."""
     if not values:
         return "nothing: the schema lists no allowed values"
-    shown = ", ".join(v if isinstance(v, str) else json.dumps(v) for v in values[:20])
+    shown = ", ".join(v if isinstance(v, str) else json_text(v, 60) for v in values[:20])
     phrase = f"one of: {shown}" + (", ..." if len(values) > 20 else "")
     texts = list(declared_texts(values[:20]))
     if texts:
@@ -183,9 +240,7 @@ def enum_phrase(values: Sequence[Any]) -> str:
 def const_phrase(value: Any) -> str:
     """``exactly 1 (or the string "1")``: the const, and the string the declaration shows for it."""
     texts = list(declared_texts([value]))
-    shown = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
+    shown = json_text(value, 60)
     return f"exactly {shown}" + (f" (or the string {json.dumps(texts[0], ensure_ascii=False)})" if texts else "")
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolkit._validation._formats import FORMAT_CHECKS, ecma_regex
+from toolkit._exceptions import SchemaError
+from toolkit._validation._formats import FORMAT_CHECKS
+from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
 
 __all__ = ["fast_array_predicate", "fast_predicate"]
 
@@ -36,6 +38,8 @@ def _number(value: Any) -> bool:
 
 def fast_predicate(schema: Any) -> Predicate | None:
     """A predicate for a simple scalar schema (see the module docstring), or ``None``."""
+    if isinstance(schema, Mapping) and ("anyOf" in schema or "oneOf" in schema):
+        return _optional(schema)
     if not isinstance(schema, Mapping) or not schema.keys() <= _SIMPLE or any(k.startswith("x-") for k in schema):
         return None
     kind = schema.get("type")
@@ -46,6 +50,28 @@ def fast_predicate(schema: Any) -> Predicate | None:
     if kind == "boolean" and "enum" not in schema:
         return lambda v: type(v) is bool
     return None
+
+
+_NULL = {"type": "null"}
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "example", "deprecated", "$comment"})
+
+
+def _optional(schema: Mapping[str, Any]) -> Predicate | None:
+    """``anyOf``/``oneOf`` ``[X, {type: null}]`` (either order, nothing else beside it but annotations) of a simple
+    scalar or array X: null passes unchanged (the property accepts it), X's values as X's predicate says."""
+    keyword = "anyOf" if "anyOf" in schema else "oneOf"
+    branches = schema[keyword]
+    rest = schema.keys() - {keyword}
+    if not rest <= _ANNOTATIONS or not isinstance(branches, list) or len(branches) != 2:
+        return None
+    if _NULL not in branches:
+        return None
+    other = branches[1] if branches[0] == _NULL else branches[0]
+    inner = fast_predicate(other) if isinstance(other, Mapping) and "anyOf" not in other else None
+    inner = inner or fast_array_predicate(other)
+    if inner is None or inner(None):
+        return None
+    return lambda v: v is None or inner(v)
 
 
 _ARRAY = frozenset({"type", "items", "minItems", "maxItems", "description", "title", "default", "examples"})
@@ -101,14 +127,29 @@ def _string(schema: Mapping[str, Any]) -> Predicate | None:
     if isinstance(fmt, str) and fmt in FORMAT_CHECKS:
         tests.append(FORMAT_CHECKS[fmt])
     if "pattern" in schema:
-        compiled = ecma_regex(schema["pattern"]) if isinstance(schema["pattern"], str) else None
-        if compiled is None:
+        try:
+            compiled = compile_pattern(schema["pattern"])
+        except SchemaError:  # the full check reports it (or the tool was refused when it was built)
             return None
-        search = compiled.search
-        tests.append(lambda v: search(v) is not None)
+        if not compiled.linear:  # it may backtrack: the full check searches within the run's time budget
+            return None
+        tests.append(_matches(compiled))
     if not tests:
         return lambda v: type(v) is str and low <= len(v) <= high
     if len(tests) == 1:
         only = tests[0]
         return lambda v: type(v) is str and low <= len(v) <= high and only(v)
     return lambda v: type(v) is str and low <= len(v) <= high and all(t(v) for t in tests)
+
+
+def _matches(pattern: Pattern) -> Predicate:
+    """The pattern's search; False when it runs out of time, so that the full check reports it."""
+    search = pattern.search
+
+    def matches(value: str) -> bool:
+        try:
+            return search(value)
+        except PatternLimitError:
+            return False
+
+    return matches

@@ -83,7 +83,7 @@ def transfer_funds(
     currency: Literal["eur", "usd", "gbp"],
     execute_on: date,
     context: ToolContext,
-    reference: str = "",
+    reference: Annotated[str, Field(max_length=140)] = "",
 ) -> dict[str, Any]:
     """Move money between two accounts of the same customer on a given day.
 

@@ -2,6 +2,10 @@
 
 It is what ``toolkit demo`` and the notebooks call: same paths, status codes and ``X-API-Key`` check as the
 spec, seeded with a few orders whose ids look like the spec's (``ord_`` + 12 lowercase letters/digits).
+Write endpoints honour an ``Idempotency-Key`` header the way payment APIs do: every key received is logged
+(``received_keys``, what tests read), the first response to a key is stored, and a request that repeats the
+key gets that stored response again (with ``Idempotent-Replayed: true``) instead of a second effect; a key
+reused for another method or path is refused with 422.
 Run it in-process (``httpx.ASGITransport(create_app(...))``) or on loopback (:func:`serve`, uvicorn in a
 thread on a free port, shut down cleanly on exit). Everything is deterministic (seeded ids, a fixed clock by
 default), so notebook outputs do not drift.
@@ -15,7 +19,7 @@ import socket
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +39,7 @@ __all__ = [
     "DemoServer",
     "create_app",
     "default_db_path",
+    "received_keys",
     "reset_database",
     "seeded_order_ids",
     "serve",
@@ -52,7 +57,12 @@ CREATE TABLE orders (id TEXT PRIMARY KEY, status TEXT NOT NULL, amount_minor INT
 CREATE TABLE refunds (id TEXT PRIMARY KEY, order_id TEXT NOT NULL REFERENCES orders(id),
     amount_minor INTEGER NOT NULL, reason TEXT NOT NULL, note TEXT, created_at TEXT NOT NULL,
     idempotency_key TEXT UNIQUE);
+CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, method TEXT NOT NULL, path TEXT NOT NULL,
+    status INTEGER NOT NULL, body BLOB NOT NULL);
+CREATE TABLE received_keys (seq INTEGER PRIMARY KEY AUTOINCREMENT, method TEXT NOT NULL, path TEXT NOT NULL,
+    key TEXT NOT NULL);
 """
+_TABLES = ("received_keys", "idempotency_keys", "refunds", "orders")
 # (status, amount_minor, currency, created_at, items)
 _SEED = (
     ("paid", 4999, "USD", "2026-01-14T09:30:00Z", [{"sku": "MUG-01", "quantity": 2}]),
@@ -83,7 +93,7 @@ def reset_database(path: Path) -> None:
     """Create (or re-create) the SQLite file with the seeded orders."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with closing(sqlite3.connect(path)) as db, db:
-        db.executescript("DROP TABLE IF EXISTS refunds; DROP TABLE IF EXISTS orders;" + _SCHEMA)
+        db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in _TABLES) + _SCHEMA)
         for order_id, (status, amount, currency, created, items) in zip(seeded_order_ids(), _SEED, strict=True):
             refunded = amount if status == "refunded" else 0
             db.execute(
@@ -94,6 +104,12 @@ def reset_database(path: Path) -> None:
 
 def _problem(status: int, title: str, detail: str) -> JSONResponse:
     return JSONResponse({"title": title, "detail": detail, "status": status}, status_code=status)
+
+
+def received_keys(path: Path) -> list[tuple[str, str, str]]:
+    """Every ``Idempotency-Key`` the API received on a write, in order: ``(method, path, key)``."""
+    with closing(sqlite3.connect(path)) as db:
+        return [tuple(row) for row in db.execute("SELECT method, path, key FROM received_keys ORDER BY seq")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +244,35 @@ class _Api:
             return JSONResponse(self.order(db, order_id))
 
 
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _idempotent(api: _Api, handler: Handler) -> Handler:
+    """``handler`` behind the ``Idempotency-Key`` header: log the key, replay the stored response for a repeat."""
+
+    async def endpoint(request: Request) -> Response:
+        key = request.headers.get("idempotency-key")
+        if key is None:
+            return await handler(request)
+        method, path = request.method, request.url.path
+        with closing(api.connect()) as db, db:
+            db.execute("INSERT INTO received_keys (method, path, key) VALUES (?, ?, ?)", (method, path, key))
+            prior = db.execute("SELECT * FROM idempotency_keys WHERE key = ?", (key,)).fetchone()
+        if prior is not None and (prior["method"], prior["path"]) != (method, path):
+            return _problem(422, "Unprocessable Entity", "this Idempotency-Key was used for another request")
+        if prior is not None:
+            headers = {"Idempotent-Replayed": "true"}
+            return Response(prior["body"], prior["status"], headers=headers, media_type="application/json")
+        response = await handler(request)
+        if response.status_code < 500:
+            with closing(api.connect()) as db, db:
+                row = (key, method, path, response.status_code, bytes(response.body))
+                db.execute("INSERT OR IGNORE INTO idempotency_keys VALUES (?, ?, ?, ?, ?)", row)
+        return response
+
+    return endpoint
+
+
 async def _json_body(request: Request) -> Any:
     try:
         return await request.json()
@@ -256,9 +301,9 @@ def create_app(
         Route("/orders", api.list_orders, methods=["GET"]),
         Route("/orders/{orderId}", api.get_order, methods=["GET"]),
         Route("/orders/{orderId}", api.delete_order, methods=["DELETE"]),
-        Route("/orders/{orderId}/refunds", api.create_refund, methods=["POST"]),
-        Route("/orders/{orderId}/cancel", api.cancel_order, methods=["POST"]),
-        Route("/orders/{orderId}/notes", api.set_note, methods=["PUT"]),
+        Route("/orders/{orderId}/refunds", _idempotent(api, api.create_refund), methods=["POST"]),
+        Route("/orders/{orderId}/cancel", _idempotent(api, api.cancel_order), methods=["POST"]),
+        Route("/orders/{orderId}/notes", _idempotent(api, api.set_note), methods=["PUT"]),
     ]
     return Starlette(routes=routes, middleware=[Middleware(_RequireApiKey, api_key=api_key)])
 

@@ -6,9 +6,13 @@ An :class:`HttpTool` wraps a :class:`toolkit.Tool` built from an OpenAPI operati
    holds the cleaned arguments),
 2. asks for confirmation when the tool needs it (``needs_confirmation`` with the would-be request),
 3. binds the arguments to path (URL-encoded, no traversal), query, header and body by the binding map,
-4. adds credentials from configuration (:mod:`toolkit.runtime.credentials`), never from the model,
-5. sends the request through one shared httpx client (sync or async; any transport, e.g. in-process ASGI),
-6. maps the response to an envelope and trims it (:mod:`toolkit.runtime.responses`, :mod:`toolkit.runtime.trim`).
+4. adds credentials from configuration (:mod:`toolkit.runtime.credentials`), never from the model, and the
+   call's idempotency key (the ledger's dedupe key, ``context.extras["dedupe_key"]``) where the operation
+   declares one (e.g. an ``Idempotency-Key`` header), or under ``HttpConfig.idempotency_header``,
+5. encodes the body as JSON or, for a form operation, as ``application/x-www-form-urlencoded``
+   (:mod:`toolkit.runtime.forms`),
+6. sends the request through one shared httpx client (sync or async; any transport, e.g. in-process ASGI),
+7. maps the response to an envelope and trims it (:mod:`toolkit.runtime.responses`, :mod:`toolkit.runtime.trim`).
 
 It never raises for anything the model or the API did; misconfiguration shows up as an ``error`` envelope.
 """
@@ -17,22 +21,24 @@ from __future__ import annotations
 
 import json
 import os
-import re
+import uuid
 import weakref
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
-from toolkit._codes import FieldCode
-from toolkit._contract import Loss, Policy, ToolContract, parse_binding
-from toolkit._envelope import FieldError, Notice, ToolResult
+from toolkit._contract import FormField, Loss, Policy, ToolContract, parse_binding
+from toolkit._credentials import Credential
+from toolkit._envelope import Notice, ToolResult
 from toolkit._exceptions import RuntimeConfigError
 from toolkit._tool import Tool
 from toolkit._validation import domain_rules
-from toolkit.runtime.credentials import CredentialSource, SecurityScheme, apply_credentials
+from toolkit.runtime.binding import HEADER_NAME, HttpRequest, bind_request
+from toolkit.runtime.credentials import CredentialSource, RequestParts, SecurityScheme, fill
+from toolkit.runtime.forms import FORM_CONTENT_TYPE, encode_form
 from toolkit.runtime.responses import to_result, transport_error
 from toolkit.runtime.trim import Trim
 
@@ -45,6 +51,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ConfirmPolicy",
+    "Credential",
     "HttpClient",
     "HttpConfig",
     "HttpRequest",
@@ -58,19 +65,22 @@ __all__ = [
 ConfirmPolicy = bool | Callable[[str, Mapping[str, Any]], bool]
 """``True`` allows every write, or a callable ``(tool_name, request_summary) -> bool`` decides per call."""
 
-_TEMPLATE = re.compile(r"\{([^{}]+)\}")
-_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-_HEADER_VALUE = re.compile(r"[\x20-\x7e\t]*")
-_NO_BODY = object()
+DEDUPE_KEY_EXTRA = "dedupe_key"
+"""Where :mod:`toolkit.runtime.idempotency` puts the call's dedupe key (its ``DEDUPE_KEY_EXTRA``; not imported,
+so that HTTP tools load without the ledger)."""
 
 
 @dataclass(frozen=True, slots=True)
 class HttpConfig:
     """Where and how HTTP tools call: base URL, timeout, credentials, confirmation policy, transport.
 
-    ``credentials`` maps a security scheme's name in the spec to an environment variable name or a provider
-    callable; ``environ`` is the environment to read (``None``: the process environment). ``transport`` is
-    any httpx transport, sync or async (``httpx.ASGITransport(app)`` runs an ASGI app in-process).
+    ``credentials`` maps a credential's configuration key (a security scheme's name in the spec, or a credential
+    parameter's name) to an environment variable name or a provider callable; a key it does not name is read
+    from its default environment variable (``<NAMESPACE>_<KEY>``, shown in the tool's summary) when that is set.
+    ``environ`` is the environment to read (``None``: the process environment). ``idempotency_header`` names
+    a header that carries the ledger's dedupe key on every call that has one, for operations that declare no
+    idempotency key of their own. ``transport`` is any httpx transport, sync or async
+    (``httpx.ASGITransport(app)`` runs an ASGI app in-process).
     """
 
     base_url: str = "http://127.0.0.1:8765"
@@ -81,8 +91,13 @@ class HttpConfig:
     headers: Mapping[str, str] = field(default_factory=dict)
     transport: Any = None
     message_limit: int = 300
+    idempotency_header: str | None = None
 
     def __post_init__(self) -> None:
+        if self.idempotency_header is not None and not HEADER_NAME.fullmatch(str(self.idempotency_header)):
+            raise RuntimeConfigError(
+                f"idempotency_header {self.idempotency_header!r} is not an HTTP header name; use e.g. 'Idempotency-Key'"
+            )
 
         try:
             url = urlsplit(self.base_url)
@@ -100,32 +115,6 @@ class HttpConfig:
             return self.environ
 
         return os.environ
-
-
-@dataclass(frozen=True, slots=True)
-class HttpRequest:
-    """A bound request, before credentials: what a confirmation shows and what is sent."""
-
-    method: str
-    path: str
-    query: tuple[tuple[str, str], ...] = ()
-    headers: Mapping[str, str] = field(default_factory=dict)
-    body: Any = _NO_BODY
-
-    @property
-    def has_body(self) -> bool:
-        return self.body is not _NO_BODY
-
-    def summary(self) -> dict[str, Any]:
-        """A JSON view of the request (no credentials: they are added only when sending)."""
-        out: dict[str, Any] = {"method": self.method, "path": self.path}
-        if self.query:
-            out["query"] = [list(pair) for pair in self.query]
-        if self.headers:
-            out["headers"] = dict(self.headers)
-        if self.has_body:
-            out["body"] = self.body
-        return out
 
 
 class HttpClient:
@@ -286,7 +275,7 @@ class HttpTool:
         if isinstance(prepared, ToolResult):
             return prepared
         client = self.client.sync()
-        request = self._build(prepared.request, client)
+        request = self._build(prepared.request, client, context)
         if isinstance(request, ToolResult):
             return request
         try:
@@ -310,7 +299,7 @@ class HttpTool:
         prepared = self._prepare(args, context)
         if isinstance(prepared, ToolResult):
             return prepared
-        request = self._build(prepared.request, client)
+        request = self._build(prepared.request, client, context)
         if isinstance(request, ToolResult):
             return request
         try:
@@ -319,25 +308,42 @@ class HttpTool:
             return transport_error(exc, self.config.base_url)
         return self._finish(response, prepared.notices)
 
-    def _build(self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient) -> httpx.Request | ToolResult:
-        """The request with credentials added, or an ``error`` envelope when the configuration cannot make one."""
+    def _build(
+        self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient, context: ToolContext | None
+    ) -> httpx.Request | ToolResult:
+        """The request with credentials and the idempotency key added, or an ``error`` envelope when the
+        configuration cannot make one."""
         # httpx loads on the first request: validating arguments never needs it.
         import httpx
 
-        headers = {**self.config.headers, **bound.headers}
-        query = list(bound.query)
-        cookies: dict[str, str] = {}
-        body: dict[str, Any] = {"json": bound.body} if bound.has_body else {}
+        body = dict(bound.body) if isinstance(bound.body, dict) else bound.body if bound.has_body else None
+        parts = RequestParts({**self.config.headers, **bound.headers}, list(bound.query), {}, body)
         try:
-            apply_credentials(self.security, self.config.credentials, self.config.env(), headers, query, cookies)
-            if cookies:
-                headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
-            return client.build_request(bound.method, bound.path, params=tuple(query), headers=headers, **body)
+            contract = self.tool.contract
+            fill(self.security, contract.credentials, self.config.credentials, self.config.env(), parts)
+            self._add_idempotency_key(parts, context)
+            if parts.cookies:
+                parts.headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in parts.cookies.items())
+            content = _content(bound, parts)
+            query = tuple(parts.query)
+            return client.build_request(bound.method, bound.path, params=query, headers=parts.headers, **content)
         except RuntimeConfigError as exc:
             message = f"tool misconfigured ({exc.slug}): {exc.message}"
         except (httpx.HTTPError, ValueError, TypeError) as exc:  # a bad base URL, a secret that is no header
             message = f"the request could not be built ({type(exc).__name__}); check the tool's configuration"
         return ToolResult(status="error", retryable=False, message=message)
+
+    def _add_idempotency_key(self, parts: RequestParts, context: ToolContext | None) -> None:
+        """The ledger's dedupe key where the operation declares an idempotency key (a fresh random key when the
+        call runs without the ledger), or under the configured header when the call has a dedupe key."""
+        key = None if context is None else context.extras.get(DEDUPE_KEY_EXTRA)
+        key = key if isinstance(key, str) and key else None
+        declared = self.tool.contract.idempotency_key
+        if declared is not None:
+            location, name = parse_binding(declared)
+            parts.put(location, name or "Idempotency-Key", key or uuid.uuid4().hex)
+        elif key is not None and self.config.idempotency_header:
+            parts.headers[self.config.idempotency_header] = key
 
     def _finish(self, response: httpx.Response, notices: tuple[Notice, ...]) -> ToolResult:
         """The envelope for ``response``: the validator's notices first, then what trimming did."""
@@ -345,65 +351,22 @@ class HttpTool:
         return replace(result, notices=notices + result.notices)
 
 
+def _content(bound: HttpRequest, parts: RequestParts) -> dict[str, Any]:
+    """The body as httpx takes it: JSON, or a form encoded field by field (with its Content-Type)."""
+    if parts.body is None and not bound.has_body:
+        return {}
+    if bound.form is None:
+        return {"json": parts.body}
+    if parts.body is not None and not isinstance(parts.body, Mapping):
+        raise ValueError("a form body must be an object of fields")
+    parts.headers["Content-Type"] = FORM_CONTENT_TYPE
+    return {"content": encode_form(parts.body or {}, bound.form)}
+
+
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     request: HttpRequest
     notices: tuple[Notice, ...]
-
-
-# -- binding -----------------------------------------------------------------------------------------
-def _text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return str(value)
-
-
-_PRINTABLE = "printable ASCII text (a header value)"
-
-
-def _bad_binding(field_name: str, code: FieldCode, problem: str, expected: str) -> ToolResult:
-    return ToolResult(status="invalid_arguments", errors=(FieldError(field_name, code, problem, expected),))
-
-
-def bind_request(tool: Tool, args: Mapping[str, Any]) -> HttpRequest | ToolResult:
-    """Rebuild the HTTP request from cleaned arguments with the tool's binding map."""
-    path_values: dict[str, str] = {}
-    query: list[tuple[str, str]] = []
-    headers: dict[str, str] = {}
-    body: Any = _NO_BODY
-    for arg, value in args.items():
-        where = tool.contract.binding.get(arg)
-        if where is None:
-            return ToolResult(status="error", message=f"argument {arg!r} has no binding; regenerate the tool")
-        location, original = parse_binding(where)
-        target = original or arg
-        if value is None and location != "body":
-            continue
-        if location == "path":
-            if _text(value) in (".", ".."):
-                return _bad_binding(arg, "path_traversal", f"{value!r} is not an id", "an id, not '.' or '..'")
-            path_values[target] = quote(_text(value), safe="")
-        elif location == "query":
-            items = value if isinstance(value, list) else [value]
-            query.extend((target, _text(item)) for item in items)
-        elif location == "header":
-            if not _HEADER_NAME.fullmatch(target):
-                return ToolResult(status="error", message=f"header name {target!r} is not valid HTTP; fix the spec")
-            if not _HEADER_VALUE.fullmatch(text := _text(value)):
-                return _bad_binding(arg, "bad_header_value", "contains control or non-ASCII characters", _PRINTABLE)
-            headers[target] = text
-        elif original is None:
-            body = value
-        else:
-            body = {} if body is _NO_BODY else body
-            body[original] = value
-    missing = [name for name in _TEMPLATE.findall(tool.path or "") if name not in path_values]
-    if missing:
-        return _bad_binding(missing[0], "missing", "path parameter has no value", "a value for the URL path")
-    path = _TEMPLATE.sub(lambda m: path_values[m.group(1)], tool.path or "")
-    return HttpRequest(method=(tool.method or "GET").upper(), path=path, query=tuple(query), headers=headers, body=body)
 
 
 # -- generated modules ------------------------------------------------------------------------------
@@ -416,13 +379,19 @@ def load_json(package: str, filename: str) -> Any:
 
 
 def load_tool(
-    package: str, stem: str, *, binding: Mapping[str, str], security: tuple[SecurityScheme, ...] = ()
+    package: str,
+    stem: str,
+    *,
+    binding: Mapping[str, str],
+    security: tuple[SecurityScheme, ...] = (),
+    credentials: tuple[Credential, ...] = (),
 ) -> Tool:
     """Build a :class:`Tool` from a generated package's stored contract and declaration, without the spec.
 
     ``declarations/<stem>.json`` is the exact (golden) declaration; ``contracts/<stem>.json`` holds the full
-    ``args_schema``, domain rules, effect, confirmation, HTTP method/path, policy and losses; the module itself
-    holds the binding and security schemes (as reviewable literals).
+    ``args_schema``, domain rules, effect, confirmation, HTTP method/path, idempotency key, form encoding,
+    policy and losses; the module itself holds the binding, security schemes and credentials (as reviewable
+    literals).
     """
     declaration = load_json(package, f"declarations/{stem}.json")
     stored = load_json(package, f"contracts/{stem}.json")
@@ -439,6 +408,9 @@ def load_tool(
         path=stored["path"],
         security=tuple(security),
         domain_rules=tuple(stored.get("domain_rules", ())),
+        credentials=tuple(credentials),
+        idempotency_key=stored.get("idempotency_key"),
+        form=_form(stored.get("form")),
     )
     losses = tuple(Loss(**raw) for raw in stored.get("losses", ()))
     return Tool(
@@ -448,3 +420,10 @@ def load_tool(
         policy=Policy(**stored.get("policy", {})),
         domain_checks=domain_rules(contract.domain_rules),
     )
+
+
+def _form(stored: Any) -> dict[str, FormField] | None:
+    """A stored form encoding (``{field: {style, explode, json}}``), or ``None`` for a JSON body."""
+    if stored is None:
+        return None
+    return {str(name): FormField(**settings) for name, settings in stored.items()}

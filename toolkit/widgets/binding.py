@@ -1,16 +1,15 @@
 """Binding view (OpenAPI tools): where each argument goes in the HTTP request, under which original name, and
-the credentials the runtime fills from configuration (never offered to the model)."""
+what the runtime fills instead of the model: the security schemes, the credential parameters the spec declares
+(taken out of the arguments, each with the environment variable that fills it) and the idempotency key."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from toolkit._contract import parse_binding
-from toolkit._display._core import binding_html
+from toolkit._display._core import binding_html, filled_rows
 from toolkit._tool import Tool
 from toolkit.widgets._base import View, html_widget
 
-__all__ = ["BindingView", "binding_rows", "credential_rows"]
+__all__ = ["BindingView", "binding_rows"]
 
 
 def binding_rows(tool: Tool) -> list[tuple[str, str, str]]:
@@ -23,29 +22,27 @@ def binding_rows(tool: Tool) -> list[tuple[str, str, str]]:
     return rows
 
 
-def credential_rows(tool: Tool) -> list[tuple[str, str, str]]:
-    """The spec's credential parameters taken out of the arguments (on contracts that record them)."""
-    found: tuple[Any, ...] = getattr(tool.contract, "credentials", ())
-    return [(str(getattr(c, "name", c)), str(getattr(c, "location", "")), _why(c)) for c in found]
-
-
-def _why(credential: Any) -> str:
-    return str(getattr(credential, "detail", "") or getattr(credential, "reason", ""))
-
-
 class BindingView(View):
-    """The binding of an OpenAPI tool's arguments, and its credentials."""
+    """The binding of an OpenAPI tool's arguments, and what the runtime fills (see the module docstring)."""
 
     def __init__(self, tool: Tool) -> None:
         self.tool = tool
         where = f"{tool.method.upper()} {tool.path}" if tool.method and tool.path else "the request"
-        schemes = [(s.key, s.kind, s.location, s.name) for s in tool.contract.security]
-        self.widget = html_widget(binding_html(where, binding_rows(tool), schemes, credential_rows(tool)))
+        self.widget = html_widget(binding_html(where, binding_rows(tool), filled_rows(tool)))
 
     def summary(self) -> str:
+        contract = self.tool.contract
         bound = ", ".join(f"{a}→{loc}{'' if w == a else ' ' + w}" for a, loc, w in binding_rows(self.tool))
-        schemes = ", ".join(f"{s.key} ({s.kind} in {s.location})" for s in self.tool.contract.security)
-        removed = ", ".join(name for name, _, _ in credential_rows(self.tool))
+        schemes = ", ".join(
+            f"{s.key} ({s.kind} in {s.location}{', $' + s.env if s.env else ''})" for s in contract.security
+        )
+        used = {s.key for s in contract.security}
+        removed = ", ".join(
+            f"{c.name} ({c.location}, "
+            + (f"by scheme {c.scheme}" if c.scheme in used else f"${c.env}" if c.env else "configuration only")
+            + ")"
+            for c in contract.credentials
+        )
         text = f"Binding of {self.tool.name}: {bound or 'no arguments'}"
         text += f"; credentials: {schemes}" if schemes else "; no credentials"
         return text + (f"; removed: {removed}" if removed else "")

@@ -1,4 +1,5 @@
-"""Declaration view: the exact JSON the model receives, highlighted, with copy buttons."""
+"""Declaration view: the exact JSON the model receives, highlighted, with copy buttons, and its size (bytes of
+compact JSON, approximate tokens, and what its budget cut)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit._canonical import pretty
-from toolkit._display._core import declaration_html, injected_html
+from toolkit._display._core import declaration_html, injected_html, size_note
+from toolkit._display._markup import esc
 from toolkit._tool import Tool
 from toolkit.widgets._base import View, html_widget
 
@@ -27,7 +29,8 @@ class DeclarationView(View):
     def __init__(self, tool: Tool) -> None:
         self.tool = tool
         self.text = pretty(tool.declaration)
-        self.code = html_widget(f"<div class='tk-declaration'>{_CLIPBOARD_BUTTON}{declaration_html(tool)}</div>")
+        size = f"<div class='tk-size'>{esc(size_note(tool))}</div>"
+        self.code = html_widget(f"<div class='tk-declaration'>{_CLIPBOARD_BUTTON}{size}{declaration_html(tool)}</div>")
         self.plain = widgets.Textarea(
             value=self.text,
             rows=min(30, self.text.count("\n") + 1),
@@ -47,6 +50,6 @@ class DeclarationView(View):
 
     def summary(self) -> str:
         count = len((self.tool.parameters or {}).get("properties", {}))
-        text = f"Declaration of {self.tool.name}: {count} parameters, {len(self.text.encode())} bytes"
+        text = f"Declaration of {self.tool.name}: {count} parameters, {size_note(self.tool)}"
         injected = ", ".join(i.name for i in self.tool.contract.injected)
         return text + (f"; filled by the runtime: {injected}" if injected else "")

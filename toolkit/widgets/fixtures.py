@@ -48,7 +48,7 @@ class FixturesView(View):
             f"{len(self.rows) - failed} passed, "
             f"<span style='color:{'#cf222e' if failed else 'inherit'}'>{failed} failed</span>"
             " (a failing row means the contract and the validator disagree). Click a row, or use the arrow keys, "
-            "to see its envelope."
+            "to see its envelope." + (f"<br><i>{esc(report.nested_note)}</i>" if report.nested_note else "")
         )
         self.verdict = widgets.ToggleButtons(options=list(_VERDICTS), value="all", description="Verdict")
         families = sorted({r.family for r in self.rows})

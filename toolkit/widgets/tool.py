@@ -53,7 +53,8 @@ class ToolView(View):
             ("Golden", self.golden),
         ]
         self.tabs = widgets.Tab(children=[view.widget for _, view in tabs], titles=[title for title, _ in tabs])
-        self.widget = widgets.VBox([widgets.HTML(f"<b>{esc(tool.name)}</b> · {tool.effect}"), self.tabs])
+        note = f" · {esc(tool.unlisted_note)}" if tool.unlisted_note else ""
+        self.widget = widgets.VBox([widgets.HTML(f"<b>{esc(tool.name)}</b> · {tool.effect}{note}"), self.tabs])
 
     @property
     def views(self) -> tuple[View, ...]:
@@ -62,5 +63,5 @@ class ToolView(View):
 
     def summary(self) -> str:
         head = f"Workbench view of {self.tool.name} ({self.tool.effect})"
-        lines = [head, *(f"  {repr(v).splitlines()[0]}" for v in self.views)]
-        return "\n".join(lines)
+        note = [f"  {self.tool.unlisted_note}"] if self.tool.unlisted_note else []
+        return "\n".join([head, *note, *(f"  {repr(v).splitlines()[0]}" for v in self.views)])

@@ -23,6 +23,7 @@ from toolkit._contract import Effect
 from toolkit._display import Displayable, Renderer, displayed_by
 from toolkit._display._markup import esc, html_table, wrap
 from toolkit._from_python import from_function
+from toolkit._lowering._budget import tokens
 from toolkit._openapi import from_openapi
 from toolkit._paste import Draft, Source, source_of
 from toolkit._tool import Tool, Toolset
@@ -35,7 +36,8 @@ __all__ = ["Workbench"]
 
 def _workbench_html(workbench: Workbench) -> str:
     head = f"<b>{esc(repr(workbench).splitlines()[0])}</b>"
-    table = html_table(("tool", "effect", "losses", "lints"), workbench._rows()) if workbench.tools else ""
+    headers = ("tool", "effect", "losses", "lints", "bytes", "~tokens")
+    table = html_table(headers, workbench._rows()) if workbench.tools else ""
     return wrap("workbench", head + table)
 
 
@@ -115,12 +117,28 @@ class Workbench(Displayable):
             raise KeyError(f"nothing named {name!r} in this workbench; have: {', '.join(sorted(found)) or 'nothing'}")
         return found[name]
 
-    def _rows(self) -> list[tuple[str, str, str, str]]:
-        return [(t.name, t.effect, str(len(t.losses)), str(len(t.lints))) for t in self.tools.values()]
+    def _rows(self) -> list[tuple[str, ...]]:
+        """Each tool: name, effect, losses, lints, its declaration's bytes and approximate tokens."""
+        return [
+            (
+                t.name,
+                t.effect,
+                str(len(t.losses)),
+                str(len(t.lints)),
+                f"{t.declaration_bytes:,}",
+                f"{t.declaration_tokens:,}",
+            )
+            for t in self.tools.values()
+        ]
 
     def __repr__(self) -> str:
-        lines = [f"Workbench: {len(self.tools)} tools, {len(self.toolsets)} toolsets"]
+        total = sum(tool.declaration_bytes for tool in self.tools.values())
+        lines = [
+            f"Workbench: {len(self.tools)} tools, {len(self.toolsets)} toolsets; "
+            f"declarations {total:,} bytes, ~{tokens(total):,} tokens"
+        ]
         lines += [
-            f"  {name} ({effect}): {losses} losses, {lints} lints" for name, effect, losses, lints in self._rows()
+            f"  {name} ({effect}): {losses} losses, {lints} lints, {size} bytes, ~{approx} tokens"
+            for name, effect, losses, lints, size, approx in self._rows()
         ]
         return "\n".join(lines)

@@ -10,6 +10,7 @@ from typing import Final
 
 from toolkit import Tool
 from toolkit.runtime.http import (
+    Credential,
     HttpClient,
     HttpConfig,
     HttpTool,
@@ -18,21 +19,27 @@ from toolkit.runtime.http import (
     load_tool,
 )
 
-__all__ = ["BINDING", "NAME", "SECURITY", "TOOL", "TRIM", "OrdersRefundCreateTool", "build"]
+__all__ = ["BINDING", "CREDENTIALS", "NAME", "SECURITY", "TOOL", "TRIM", "OrdersRefundCreateTool", "build"]
 
 NAME: Final = 'orders_refund_create'
 BINDING: Final[dict[str, str]] = {
     'amount_minor': 'body.amount_minor',
-    'idempotency_key': 'header.Idempotency-Key',
     'note': 'body.note',
     'orderId': 'path',
     'reason': 'body.reason',
 }
 TRIM: Final = Trim(keep_fields=(), max_items=50, max_bytes=16000)
 SECURITY: Final[tuple[SecurityScheme, ...]] = (
-    SecurityScheme(key='apiKey', kind='api_key', location='header', name='X-API-Key'),
+    SecurityScheme(key='apiKey', kind='api_key', location='header', name='X-API-Key', env='ORDERS_API_KEY'),
 )
-TOOL: Final[Tool] = load_tool(__name__.rpartition('.')[0], 'orders_refund_create', binding=BINDING, security=SECURITY)
+CREDENTIALS: Final[tuple[Credential, ...]] = ()
+TOOL: Final[Tool] = load_tool(
+    __name__.rpartition('.')[0],
+    'orders_refund_create',
+    binding=BINDING,
+    security=SECURITY,
+    credentials=CREDENTIALS,
+)
 
 
 class OrdersRefundCreateTool(HttpTool):

@@ -1,0 +1,230 @@
+"""The lint catalogue: known traps in a tool contract, one small rule per trap.
+
+Lints read ``tool.contract.args_schema`` (the full JSON Schema), so they work the same for function tools
+and OpenAPI tools. Each rule has a stable ``code`` and ``slug`` (tests, docs and suppressions use them),
+a severity, and yields :class:`~toolkit.Lint` records at the dotted parameter path (``""`` = the tool).
+References are read by :mod:`toolkit._refs`, so a bad one raises the :class:`~toolkit.SchemaError` slug
+every other stage gives (a tool built by ``build_tool`` has been lowered first, which reads them all).
+
+The rules live by what they read: :mod:`._rules` the name, descriptions and types (TK101–TK601),
+:mod:`._frameworks` a framework's own schema of the tool against toolkit's (TK701–TK705), and
+:mod:`._promises` the constraints a description promises and the schema does not enforce (TK801–TK805),
+reading the words with :mod:`._words` and :mod:`._shapes`. :data:`CATALOGUE` lists every rule, in code
+order; :func:`lint` runs them all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from toolkit._contract import FrameworkSource, Lint, Severity
+from toolkit._exceptions import ToolkitError
+from toolkit._lints import _frameworks as framework
+from toolkit._lints import _promises as promises
+from toolkit._lints import _rules as rules
+from toolkit._lints._promises import Finding
+from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
+from toolkit._refs import Refs
+
+if TYPE_CHECKING:
+    from toolkit._tool import Tool
+
+__all__ = ["CATALOGUE", "Field", "Finding", "Rule", "Subject", "lint"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One catalogue entry: stable code and slug, severity, a one-line summary, and the check."""
+
+    code: str
+    slug: str
+    severity: Severity
+    summary: str
+    check: Callable[[Subject], Iterator[Finding]]
+    """Yields ``(path, message, fix)`` for each finding, or ``(path, message, fix, severity)`` when a rule's
+    severity depends on how bad the finding is."""
+
+
+def lint(tool: Tool) -> tuple[Lint, ...]:
+    """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then parameter order."""
+    contract = tool.contract
+    schema = contract.args_schema
+    refs = Refs(schema)
+    fields = tuple(walk(refs, schema, "", 1))
+    subject = Subject(
+        contract.name,
+        contract.description or "",
+        schema,
+        fields,
+        refs,
+        _declaration_bytes(tool),
+        framework=contract.framework,
+        injected=contract.injected,
+        **_framework_view(contract.framework),
+    )
+    found: dict[tuple[str, str], Lint] = {}
+    for rule in CATALOGUE:
+        for path, message, fix, *severity in rule.check(subject):
+            # union members can share a field name: one finding per rule and path
+            level = severity[0] if severity else rule.severity
+            found.setdefault((rule.code, path), Lint(rule.code, rule.slug, level, path, message, fix))
+    return tuple(found.values())
+
+
+def _framework_view(source: FrameworkSource | None) -> dict[str, Any]:
+    """The framework schema's fields and references, walked like toolkit's; nothing if it cannot be read."""
+    schema = source.schema if source is not None else None
+    if not isinstance(schema, Mapping):
+        return {}
+    try:
+        refs = Refs(schema)
+        return {"framework_fields": tuple(walk(refs, schema, "", 1)), "framework_refs": refs}
+    except (ToolkitError, RecursionError):  # a framework schema toolkit cannot read is not compared
+        return {}
+
+
+def _declaration_bytes(tool: Tool) -> int | None:
+    """The declaration's size as compact UTF-8 JSON, serialised once and without copying a possibly huge schema.
+
+    Canonical JSON (:func:`toolkit._canonical.compact`) only sorts keys and respells numbers, which changes no
+    size that matters here; skipping it makes the rule ~40% cheaper on the Kubernetes spec.
+    """
+    declaration: dict[str, Any] = {"name": tool.contract.name, "description": tool.contract.description}
+    if tool.parameters is not None:
+        declaration["parameters"] = tool.parameters
+    try:
+        text = json.dumps(declaration, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return len(text.encode("utf-8"))
+    except (TypeError, ValueError, RecursionError):  # not JSON (a NaN, a stray object): other checks say so
+        return None
+
+
+CATALOGUE: Sequence[Rule] = (
+    Rule("TK101", "missing_tool_description", "warning", "the tool has no description", rules.missing_tool_description),
+    Rule(
+        "TK102",
+        "missing_parameter_description",
+        "warning",
+        "a parameter has no description",
+        rules.missing_parameter_description,
+    ),
+    Rule(
+        "TK103",
+        "vague_parameter_description",
+        "warning",
+        "a parameter description is under 3 words or only repeats the name",
+        rules.vague_parameter_description,
+    ),
+    Rule("TK201", "untyped_value", "warning", "a parameter accepts any JSON value (Any, object)", rules.untyped_value),
+    Rule(
+        "TK202",
+        "untyped_map",
+        "warning",
+        "a parameter is a map with untyped values (dict[str, Any])",
+        rules.untyped_map,
+    ),
+    Rule("TK301", "enum_case", "warning", "enum values are not in one lowercase or camelCase style", rules.enum_case),
+    Rule(
+        "TK401", "date_as_string", "warning", "a date- or time-like parameter is a plain string", rules.date_as_string
+    ),
+    Rule(
+        "TK402",
+        "money_as_float",
+        "warning",
+        "a parameter named or described as money (price, euros, USD, €) is a float",
+        rules.money_as_float,
+    ),
+    Rule("TK501", "deep_nesting", "info", f"objects nest deeper than {MAX_NESTING} levels", rules.deep_nesting),
+    Rule(
+        "TK502",
+        "too_many_parameters",
+        "info",
+        f"the tool has more than {rules.MAX_PARAMETERS} parameters",
+        rules.too_many_parameters,
+    ),
+    Rule(
+        "TK503",
+        "declaration_too_large",
+        "warning",
+        f"the declaration is over {rules.LARGE_DECLARATION // 1024} KiB of JSON "
+        f"(error over {rules.HUGE_DECLARATION // 1024} KiB)",
+        rules.declaration_too_large,
+    ),
+    Rule("TK601", "bad_tool_name", "error", "the tool name breaks the declaration name rule", rules.bad_tool_name),
+    # a framework's own schema of the tool against toolkit's derivation (toolkit/_lints/_frameworks.py)
+    Rule(
+        "TK701",
+        "framework_refused",
+        "warning",
+        "the framework the tool came from cannot declare it",
+        framework.framework_refused,
+    ),
+    Rule(
+        "TK702",
+        "framework_parameters",
+        "warning",
+        "the framework's schema and toolkit's declare different parameters",
+        framework.framework_parameters,
+    ),
+    Rule(
+        "TK703",
+        "framework_required",
+        "warning",
+        "the framework's schema and toolkit's disagree on whether a parameter is required",
+        framework.framework_required,
+    ),
+    Rule(
+        "TK704",
+        "framework_types",
+        "warning",
+        "the framework's schema and toolkit's give a parameter different JSON types",
+        framework.framework_types,
+    ),
+    Rule(
+        "TK705",
+        "framework_description",
+        "info",
+        "the framework's schema and toolkit's describe a parameter differently",
+        framework.framework_description,
+    ),
+    # descriptions that promise what the schema does not enforce (toolkit/_lints/_promises.py)
+    Rule(
+        "TK801",
+        "length_unenforced",
+        "warning",
+        "the description promises a string length (at most 80 characters) the schema does not enforce",
+        promises.length_unenforced,
+    ),
+    Rule(
+        "TK802",
+        "range_unenforced",
+        "warning",
+        "the description promises a numeric range (between 1 and 100) the schema does not enforce",
+        promises.range_unenforced,
+    ),
+    Rule(
+        "TK803",
+        "count_unenforced",
+        "warning",
+        "the description promises an item count (up to 20 items) the schema does not enforce",
+        promises.count_unenforced,
+    ),
+    Rule(
+        "TK804",
+        "format_unenforced",
+        "warning",
+        "the description promises a date or time format (YYYY-MM-DD) the schema does not enforce",
+        promises.format_unenforced,
+    ),
+    Rule(
+        "TK805",
+        "pattern_unenforced",
+        "warning",
+        "the description promises an identifier shape (ord_ followed by 12 …) the schema does not enforce",
+        promises.pattern_unenforced,
+    ),
+)
+"""Every lint rule, in code order. Codes and slugs are stable: never renumber, only add."""

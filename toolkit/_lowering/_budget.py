@@ -1,0 +1,359 @@
+"""The declaration budget: a tool's ``gemini`` declaration fits a size budget, reduced in a documented order,
+or the tool is refused.
+
+**Size** is the bytes of the declaration (``{"name", "description", "parameters"}``) as compact UTF-8 JSON
+(no spaces, keys in their order), which is what google-genai puts on the wire near enough. **Tokens** are an
+approximate estimate, ``ceil(bytes / 4)``: tokenizers differ by model and language, and JSON punctuation
+and English words both average around four bytes a token; use it to compare tools, not to bill them.
+
+**Budget.** Every tool has one, :data:`DEFAULT_BUDGET` (8 KiB, about 2k tokens) unless the author says
+otherwise: ``Policy(declaration_budget=...)`` for one tool (also ``policy: {declaration_budget: ...}`` in the
+OpenAPI overrides), ``from_function(budget=...)`` / ``from_openapi(budget=...)`` for everything they build
+(``None`` lifts it). ``from_openapi(toolset_budget=...)`` bounds the toolset's total (no default: a toolset is
+rarely sent whole); over it, the largest tools are refused first, slug ``over_toolset_budget``.
+
+**Reductions**, in this order; each is taken only when the ones before it cannot fit, and each is recorded as
+:class:`~toolkit.Loss` records (the validator still enforces the full ``args_schema``):
+
+1. ``depth``: references are inlined less deep: the deepest that fits, climbing from none inlined.
+   Each reference cut is a ``$ref`` loss at the node that holds it (recursive and shared definitions go first:
+   they are the ones nested deepest).
+2. ``descriptions``: descriptions of nodes below the top-level arguments are dropped (a ``description`` loss
+   at each node); the tool's and the arguments' own descriptions stay.
+3. ``enums``: an enum of more than :data:`LARGE_ENUM` values is sent as a plain ``STRING`` whose description
+   says how many values there are and names the first three (an ``enum`` loss holding the values).
+4. ``first_sentences``: the top-level arguments' descriptions are cut to their first sentence (a
+   ``description`` loss holding the whole text); the tool's own description is the author's and stays.
+5. ``nesting``: objects written out inline (no reference to cut) are sent as a bare ``OBJECT`` below some
+   level, the deepest level that fits, from 6 (an argument is level 1, its fields level 2) up to the
+   arguments themselves; a loss at each such object, with the keyword ``""`` (the whole subtree, as the
+   walker's own nesting cut reports it).
+
+When step 2, 3 or 4 is needed, the reference depth is then raised back as far as still fits with it. When
+nothing fits (the tool's own description and top-level arguments alone are over the budget),
+:func:`fit` raises :class:`~toolkit.SchemaError` with slug ``declaration_over_budget``: ``from_openapi``
+refuses the operation with that slug, ``from_function`` raises it.
+
+The budget is the ``gemini`` declaration's (``tool.declaration``, the default dialect); the other dialects'
+payloads are lowered from ``args_schema`` on demand, as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Literal
+
+from toolkit._contract import Loss, ToolContract
+from toolkit._exceptions import SchemaError
+from toolkit._lowering._dialect import Lowered
+from toolkit._lowering._merge import Draft
+from toolkit._lowering.gemini import MAX_NESTING, MAX_NODES, GeminiWalker, has_arguments
+from toolkit._refs import Refs
+
+__all__ = [
+    "DEFAULT_BUDGET",
+    "LARGE_ENUM",
+    "REDUCTIONS",
+    "BudgetFit",
+    "Reduction",
+    "budget_summary",
+    "check_budget",
+    "declaration_bytes",
+    "fit",
+    "over_toolset_budget",
+    "tokens",
+]
+
+DEFAULT_BUDGET = 8 * 1024
+"""Bytes of compact JSON a declaration may take unless its author says otherwise (about 2k tokens)."""
+LARGE_ENUM = 32
+"""An enum with more values than this is shortened by the ``enums`` reduction."""
+_KEPT_LEVEL = 1
+"""Nodes at this level or above keep their descriptions (0: the parameters object, 1: the arguments)."""
+
+Reduction = Literal["depth", "descriptions", "enums", "first_sentences", "nesting"]
+REDUCTIONS: Mapping[str, str] = {
+    "depth": "references inlined less deep (each cut reference is a `$ref` loss)",
+    "descriptions": "descriptions of nodes below the top-level arguments dropped (`description` losses)",
+    "enums": f"enums of more than {LARGE_ENUM} values sent as a plain string, their size and first values "
+    "described (`enum` losses)",
+    "first_sentences": "the top-level arguments' descriptions cut to their first sentence (`description` losses)",
+    "nesting": "objects nested deeper than some level sent as a bare OBJECT, without their properties (losses at "
+    'each, keyword `""`: the whole subtree)',
+}
+"""The reductions in the order they are tried, with what each does (:func:`fit`)."""
+_ORDER: tuple[Reduction, ...] = ("depth", "descriptions", "enums", "first_sentences", "nesting")
+_NESTING = (6, 5, 4, 3, 2, 1)
+"""The levels below which the ``nesting`` reduction cuts objects, tried in this order."""
+_STAGES = 3 + len(_NESTING)
+"""Reduction stages after ``depth``: 1 descriptions, 2 enums, 3 first sentences, 4… nesting at each level."""
+_SENTENCE = re.compile(r"(.{10,}?[.!?])\s", re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetFit:
+    """How a declaration met its budget: ``budget`` (``None``: none), its size as lowered (``before``) and as
+    sent (``after``) in bytes, the reference depth it was lowered with when ``depth`` reduced it, and the
+    reductions taken, in order."""
+
+    budget: int | None
+    before: int
+    after: int
+    depth: int | None = None
+    reductions: tuple[Reduction, ...] = ()
+
+    @property
+    def reduced(self) -> bool:
+        return bool(self.reductions)
+
+    @property
+    def cut(self) -> int:
+        """Bytes the reductions took out."""
+        return self.before - self.after
+
+
+def tokens(size: int) -> int:
+    """An approximate token count for ``size`` bytes of JSON: ``ceil(size / 4)`` (see the module's notes)."""
+    return -(-size // 4)
+
+
+def declaration_bytes(declaration: Mapping[str, Any]) -> int:
+    """The size the budget counts: the declaration as compact UTF-8 JSON, keys in their order. A value JSON
+    cannot hold (a NaN or an infinite bound, a stray object) counts as its text: other checks refuse it."""
+    text = json.dumps(declaration, separators=(",", ":"), ensure_ascii=False, default=str)
+    return len(text.encode("utf-8"))
+
+
+def check_budget(value: Any, what: str = "declaration_budget") -> int | None:
+    """``value`` if it is a usable budget (a positive integer of bytes, or ``None``); raises ``SchemaError``
+    slug ``bad_budget`` otherwise."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0):
+        return value
+    raise SchemaError(f"{what} must be a positive number of bytes or None, got {value!r}", slug="bad_budget")
+
+
+def _size(contract: ToolContract, schema: Mapping[str, Any] | None) -> int:
+    body: dict[str, Any] = {"name": contract.name, "description": contract.description}
+    if schema is not None and has_arguments(contract):
+        body["parameters"] = schema
+    return declaration_bytes(body)
+
+
+# -- lowering that remembers where each output node came from -----------------------------------------------
+class _TracedWalker(GeminiWalker):
+    """The ``gemini`` walker, noting the ``args_schema`` pointer each finished node was lowered from."""
+
+    def __init__(self, root: Mapping[str, Any], max_depth: int) -> None:
+        super().__init__(root, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES)
+        self.origins: dict[int, str] = {}
+
+    def check(self, schema: Any, path: str) -> None:
+        """Nothing to read: the full lowering this one reduces has read every reference already (it walked or
+        checked everything a shallower lowering cuts), and re-reading a cut definition's closure is most of
+        the cost of a shallow lowering."""
+
+    def finish(self, draft: Draft) -> dict[str, Any]:
+        path = draft.get("$path", "")
+        out = super().finish(draft)
+        self.origins[id(out)] = path  # every node of the result is finished last as itself
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Probe:
+    """One lowering at ``depth`` and what each number of reductions after ``depth`` makes of it."""
+
+    depth: int
+    schema: dict[str, Any]
+    losses: tuple[Loss, ...]
+    origins: Mapping[int, str]
+
+
+def _probe(schema: Mapping[str, Any], depth: int) -> _Probe:
+    walker = _TracedWalker(schema, depth)
+    result, losses = walker.run()
+    return _Probe(depth, result, losses, walker.origins)
+
+
+# -- the reductions on a lowered tree (a copy; the probe is never changed) -----------------------------------
+def _reduce(probe: _Probe, steps: int, losses: dict[tuple[str, str], Loss]) -> dict[str, Any]:
+    """The probe's schema after the first ``steps`` reduction stages past ``depth`` (1: descriptions, 2: enums,
+    3: first sentences, 4 and on: objects cut at each level of :data:`_NESTING` in turn)."""
+    return _node(probe.schema, 0, probe.origins, steps, losses)
+
+
+def _node(
+    node: dict[str, Any], level: int, origins: Mapping[int, str], steps: int, losses: dict[tuple[str, str], Loss]
+) -> dict[str, Any]:
+    out = dict(node)
+    path = origins.get(id(node), "")
+    if steps >= 1 and level > _KEPT_LEVEL and "description" in out:
+        text = out.pop("description")
+        losses.setdefault((path, "description"), Loss(path, "description", text, _DROPPED))
+    if steps >= 2 and len(out.get("enum", ())) > LARGE_ENUM:
+        values = out.pop("enum")
+        shown = ", ".join(json.dumps(value, ensure_ascii=False) for value in values[:3])
+        said = f"one of {len(values)} values, such as {shown}"
+        out["description"] = f"{out['description']} ({said})" if "description" in out else said.capitalize()
+        losses.setdefault((path, "enum"), Loss(path, "enum", values, _SHORTENED))
+    if steps >= 3 and level == _KEPT_LEVEL and "description" in out:
+        first = _SENTENCE.match(out["description"])
+        if first is not None:
+            losses.setdefault((path, "description"), Loss(path, "description", out["description"], _CUT))
+            out["description"] = first.group(1)
+    if steps >= 4 and level >= _NESTING[steps - 4] and "properties" in out:
+        losses.setdefault((path, ""), Loss(path, "", "...", _BARE.format(level=level)))
+        return {key: out[key] for key in ("type", "description", "nullable") if key in out}
+    if "properties" in out:
+        out["properties"] = {k: _node(v, level + 1, origins, steps, losses) for k, v in out["properties"].items()}
+    if "items" in out:
+        out["items"] = _node(out["items"], level + 1, origins, steps, losses)
+    if "anyOf" in out:
+        out["anyOf"] = [_node(branch, level, origins, steps, losses) for branch in out["anyOf"]]
+    return out
+
+
+_DROPPED = "a description below the top-level arguments, dropped to fit the declaration budget"
+_BARE = "an object at level {level} of the arguments, sent without its properties to fit the declaration budget"
+_CUT = "an argument's description cut to its first sentence to fit the declaration budget"
+_SHORTENED = (
+    f"an enum of more than {LARGE_ENUM} values, sent as a plain string (the description gives the count and the "
+    "first values) to fit the declaration budget"
+)
+
+
+# -- the search ------------------------------------------------------------------------------------------
+def fit(contract: ToolContract, lowered: Lowered, budget: int | None, max_depth: int) -> tuple[Lowered, BudgetFit]:
+    """``lowered`` (the contract's ``gemini`` lowering at ``max_depth``) made to fit ``budget`` bytes, with the
+    losses of every reduction, and how it fit; raises ``SchemaError`` slug ``declaration_over_budget`` when no
+    reduction fits (see the module's notes for the order)."""
+    before = _size(contract, lowered.schema)
+    if budget is None or before <= budget:
+        return lowered, BudgetFit(budget, before, before)
+    probes: dict[int, _Probe] = {}
+
+    def size(depth: int, steps: int) -> int:
+        if depth not in probes:
+            probes[depth] = _probe(contract.args_schema, depth)
+        return _size(contract, _reduce(probes[depth], steps, {}) if steps else probes[depth].schema)
+
+    def whole(depth: int) -> bool:  # no reference cut: every deeper lowering is this one
+        return probes[depth].schema == lowered.schema
+
+    if has_arguments(contract):
+        for steps in range(_STAGES + 1):
+            if size(0, steps) <= budget:
+                fits = partial(_within, size, steps, budget)
+                depth = _deepest(fits, whole, max_depth - 1 if steps == 0 else max_depth)
+                cut = depth < max_depth and not whole(depth)
+                return _result(contract, lowered, probes[depth], steps, budget, before, cut)
+    smallest = size(0, _STAGES) if has_arguments(contract) else before
+    raise SchemaError(
+        f"the declaration of {contract.name!r} is {before:,} bytes (~{tokens(before):,} tokens) and still "
+        f"{smallest:,} bytes with every reduction ({', '.join(_ORDER)}), over its budget of {budget:,} bytes: raise "
+        "the budget (Policy(declaration_budget=...), or budget= when building), shorten the description, or "
+        "split the tool",
+        slug="declaration_over_budget",
+    )
+
+
+def _within(size: Callable[[int, int], int], steps: int, budget: int, depth: int) -> bool:
+    return size(depth, steps) <= budget
+
+
+def _deepest(fits: Callable[[int], bool], whole: Callable[[int], bool], high: int) -> int:
+    """The largest depth in ``0..high`` up to which every depth ``fits`` (0 is known to fit), or the first that
+    is ``whole`` (cuts no reference, so deeper ones are the same). The search climbs from 0: a declaration over
+    budget is usually far over, so the depth that fits is small, and lowerings at small depths are the cheap
+    ones (bisection would start with a lowering half as deep as the full one)."""
+    depth = 0
+    while depth < high and not whole(depth) and fits(depth + 1):
+        depth += 1
+    return depth
+
+
+def _result(
+    contract: ToolContract, lowered: Lowered, probe: _Probe, steps: int, budget: int, before: int, cut: bool
+) -> tuple[Lowered, BudgetFit]:
+    """The reduced lowering from ``probe`` and ``steps``; ``cut``: the probe inlines less than the full one."""
+    extra: dict[tuple[str, str], Loss] = {}
+    schema = _reduce(probe, steps, extra) if steps else dict(probe.schema)
+    reasons = {loss.reason for loss in extra.values()}
+    taken = [step for step, reason in zip(_ORDER[1:4], (_DROPPED, _SHORTENED, _CUT), strict=True) if reason in reasons]
+    if any(loss.keyword == "" for loss in extra.values()):
+        taken.append("nesting")
+    losses = list(probe.losses)
+    if cut:
+        taken.insert(0, "depth")
+        losses = list(_blame_depth(probe.losses, lowered.losses, budget, contract.args_schema))
+    reduced = Lowered(schema, (*losses, *extra.values()), lowered.strict)
+    return reduced, BudgetFit(budget, before, _size(contract, schema), probe.depth if cut else None, tuple(taken))
+
+
+def _blame_depth(
+    losses: Iterable[Loss], original: Iterable[Loss], budget: int, schema: Mapping[str, Any]
+) -> Iterable[Loss]:
+    """The shallower lowering's losses. A ``$ref`` cut the full lowering did not make says it was the budget;
+    what the cut itself makes of the node (no ``type`` or ``items`` to send: the reference's target is not
+    read) is left out, as the node has no such keyword: the ``$ref`` loss stands for everything behind it."""
+    known = {(loss.path, loss.keyword, loss.reason) for loss in original}
+    losses = tuple(losses)
+    cuts = {loss.path for loss in losses if loss.keyword == "$ref" and (loss.path, "$ref", loss.reason) not in known}
+    refs = Refs(schema)
+    why = f", to fit the declaration budget of {budget:,} bytes"
+    for loss in losses:
+        if (loss.path, loss.keyword, loss.reason) in known:
+            yield loss
+        elif loss.keyword == "$ref":
+            yield Loss(loss.path, loss.keyword, loss.value, loss.reason + why)
+        elif loss.path not in cuts or loss.keyword in _node_at(refs, loss.path):
+            yield loss
+
+
+def _node_at(refs: Refs, path: str) -> Mapping[str, Any]:
+    node = refs.lookup("#" + path)
+    return node if isinstance(node, Mapping) else {}
+
+
+def over_toolset_budget(sizes: Mapping[str, int], budget: int | None) -> dict[str, str]:
+    """The tools (name → message) a toolset refuses to keep its declarations' total within ``budget``:
+    the largest first (ties by name), until the rest fit."""
+    total = sum(sizes.values())
+    if budget is None or total <= budget:
+        return {}
+    refused: dict[str, str] = {}
+    for name, size in sorted(sizes.items(), key=lambda item: (-item[1], item[0])):
+        if total <= budget:
+            break
+        total -= size
+        refused[name] = (
+            f"its declaration is {size:,} bytes and the toolset's declarations total {sum(sizes.values()):,}, "
+            f"over the toolset budget of {budget:,} bytes (the largest tools are refused first): raise "
+            "toolset_budget, lower the tools' budget, or select fewer operations"
+        )
+    return refused
+
+
+def budget_summary(fits: Mapping[str, BudgetFit], toolset_budget: int | None = None) -> dict[str, Any]:
+    """Each tool's declaration size (bytes, approximate tokens, size before reductions, reductions taken) and
+    the toolset's totals: what ``toolkit lower --summary`` and the corpus table report."""
+    tools = {
+        name: {"bytes": f.after, "tokens": tokens(f.after), "before": f.before, "reductions": list(f.reductions)}
+        for name, f in fits.items()
+    }
+    total = sum(f.after for f in fits.values())
+    before = sum(f.before for f in fits.values())
+    return {
+        "bytes": total,
+        "tokens": tokens(total),
+        "before": before,
+        "cut": before - total,
+        "reduced": sum(1 for f in fits.values() if f.reduced),
+        "budgets": sorted({f.budget for f in fits.values() if f.budget is not None}),
+        "toolset_budget": toolset_budget,
+        "tools": tools,
+    }
