@@ -29,6 +29,8 @@ STAGES = {
     "_diff": "two declarations -> classified changes",
     "_wire": "a request's payloads; a provider's tool call -> tool, envelope -> function response; live runs",
     "_codegen": "toolset -> generated package files",
+    "_form": "args_schema -> the fields a form edits and valid arguments to start from",
+    "_paste": "pasted source text -> tools, their fixture reports and the diff against a previous version",
     "_display": "objects -> text/HTML",
     "_commands": "the CLI's commands",
     "runtime": "what generated modules import",
@@ -41,6 +43,7 @@ HEAVY = frozenset(
     {
         "IPython",
         "agents",
+        "anywidget",
         "agno",
         "anthropic",
         "asyncio",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import ipywidgets as widgets
 import pytest
 
 import toolkit as tk
+from toolkit._form import starting_arguments
 from toolkit.widgets import (
     DeclarationView,
     EnvelopeInspector,
@@ -24,7 +26,9 @@ from toolkit.widgets import (
     ToolView,
     Workbench,
 )
-from toolkit.widgets.playground import field_widget, starting_arguments
+from toolkit.widgets._controls import Group, Items, Scalar
+from toolkit.widgets.binding import BindingView
+from toolkit.widgets.wire import WireView
 
 sys.path.insert(0, str(Path(__file__).parent))
 import display_samples as samples
@@ -104,7 +108,7 @@ def test_inspector_shows_batches_sagas_and_replays(envelope: Any, expected: str)
 # -- playground ---------------------------------------------------------------------------------------------
 def test_playground_form_has_one_control_per_parameter_of_the_right_kind() -> None:
     playground = Playground(samples.order_tool())
-    kinds = {name: type(control) for name, control in playground.fields.items()}
+    kinds = {name: type(control.widget) for name, control in playground.root.children.items()}
     assert kinds == {
         "orderId": widgets.Text,
         "limit": widgets.IntText,
@@ -112,57 +116,96 @@ def test_playground_form_has_one_control_per_parameter_of_the_right_kind() -> No
         "include_archived": widgets.Checkbox,
         "amount": widgets.FloatText,
     }
-    assert [label for label, _ in playground.fields["expand"].options] == ["items", "payments"]
+    assert [label for label, _ in playground.root.children["expand"].widget.options] == ["items", "payments"]
+    assert playground.root.children["orderId"].widget.description == "orderId *", "required fields are marked"
+    assert set(playground.root.sent) == {"limit", "expand", "include_archived", "amount"}
 
 
-def test_playground_starts_from_required_parameters_and_defaults() -> None:
-    args = starting_arguments(samples.order_tool())
-    assert args == {"orderId": "", "limit": 20, "include_archived": False}
+def test_playground_starts_from_arguments_the_tool_accepts() -> None:
+    tool = samples.order_tool()
+    args = starting_arguments(tool.args_schema)
+    assert args["limit"] == 20
+    assert args["include_archived"] is False
+    assert re.fullmatch(r"ord_[a-z0-9]{12}", args["orderId"]), "a made value that meets the pattern"
+    assert tool.validate(args).status == "ok"
+    assert json.loads(Playground(tool).editor.value) == args
 
 
 def test_form_edits_write_into_the_json_editor() -> None:
     playground = Playground(samples.order_tool())
-    playground.fields["limit"].value = 55
-    playground.fields["expand"].value = "payments"
+    playground.root.children["limit"].widget.value = 55
+    playground.root.children["expand"].widget.value = "payments"
     args = json.loads(playground.editor.value)
     assert args["limit"] == 55
-    assert args["expand"] == "payments"
+    assert args["expand"] == "payments", "editing an optional field sends it"
+    assert playground.root.sent["expand"].value
+    playground.root.sent["expand"].value = False
+    assert "expand" not in json.loads(playground.editor.value), "unticking an optional field stops sending it"
 
 
 def test_form_edit_replaces_unparsable_editor_text() -> None:
     playground = Playground(samples.order_tool())
     playground.set_arguments("{not json")
-    playground.fields["orderId"].value = "ord_000000000000"
+    playground.root.children["orderId"].widget.value = "ord_000000000000"
     assert json.loads(playground.editor.value) == {"orderId": "ord_000000000000"}
-
-
-@pytest.mark.parametrize(
-    ("schema", "start", "kind"),
-    [
-        ({"type": ["integer", "null"]}, 3, widgets.IntText),
-        ({"anyOf": [{"type": "number"}, {"type": "null"}]}, 1.5, widgets.FloatText),
-        ({"type": "array", "items": {"type": "string"}}, ["a"], widgets.Text),
-        ({"enum": [1, 2]}, 2, widgets.Dropdown),
-        ({"type": "integer"}, None, widgets.IntText),
-        ({"type": "object"}, None, widgets.Text),
-    ],
-    ids=[
-        "nullable-int",
-        "nullable-anyof-number",
-        "array-as-json",
-        "int-enum",
-        "optional-int-without-default",
-        "object-as-json",
-    ],
-)
-def test_field_widget_picks_a_control_from_the_schema(schema: dict[str, Any], start: Any, kind: type) -> None:
-    assert type(field_widget("x", schema, start)) is kind
 
 
 def test_playground_text_has_no_result_until_validated() -> None:
     playground = Playground(samples.order_tool())
-    assert _text(playground) == "Playground for orders_get: 5 fields, not validated yet"
+    assert _text(playground) == "Playground for orders_get: 5 fields (1 required), not validated yet"
     _assert_stable_widget_bundle(playground)
+
+
+def _ship_playground() -> Playground:
+    import test_form
+
+    return Playground(tk.from_function(test_form.ship, namespace="shop"))
+
+
+def test_enums_dates_objects_and_lists_get_their_own_controls() -> None:
+    root = _ship_playground().root
+    assert isinstance(root.children["speed"].widget, widgets.Dropdown), "an Enum gets a dropdown"
+    assert isinstance(root.children["mode"].widget, widgets.Dropdown), "a Literal gets a dropdown"
+    assert isinstance(root.children["ship_on"].widget, widgets.DatePicker)
+    assert isinstance(root.children["pick_up_at"].widget, widgets.DatetimePicker)
+    assert isinstance(root.children["address"], Group)
+    assert isinstance(root.children["lines"], Items)
+    assert isinstance(root.children["extras"], Scalar)
+    assert root.children["extras"].widget.placeholder == "JSON"
+
+
+def test_a_nested_sub_form_edit_reaches_the_json_and_validates() -> None:
+    playground = _ship_playground()
+    address = playground.root.children["address"]
+    assert isinstance(address, Group)
+    address.children["country"].widget.value = "fr"
+    lines = playground.root.children["lines"]
+    assert isinstance(lines, Items)
+    lines.add_button.click()
+    lines.items[1].children["sku"].widget.value = "SKU-7"
+    playground.root.children["ship_on"].widget.value = date(2031, 2, 3)
+    args = json.loads(playground.editor.value)
+    assert args["address"]["country"] == "fr"
+    assert [line["sku"] for line in args["lines"]] == ["SKU-42", "SKU-7"]
+    assert args["ship_on"] == "2031-02-03"
+    assert playground.validate().status == "ok"
+    assert playground.inspector.arguments == args
+
+
+def test_json_edits_rebuild_lists_and_tick_optional_fields() -> None:
+    playground = _ship_playground()
+    args = json.loads(playground.editor.value)
+    args["lines"] = [{"sku": "A", "quantity": 2}, {"sku": "B"}, {"sku": "C"}]
+    args["note"] = "fragile"
+    args["pick_up_at"] = "2031-02-03T09:30:00Z"
+    playground.set_arguments(args)
+    lines = playground.root.children["lines"]
+    assert isinstance(lines, Items)
+    assert [item.get() for item in lines.items] == [{"sku": "A", "quantity": 2}, {"sku": "B"}, {"sku": "C"}]
+    assert playground.root.sent["note"].value
+    assert playground.root.children["note"].widget.value == "fragile"
+    assert playground.root.children["pick_up_at"].get() == "2031-02-03T09:30:00Z"
+    assert json.loads(playground.editor.value) == args, "syncing the form must not rewrite the JSON"
 
 
 # -- golden -------------------------------------------------------------------------------------------------
@@ -201,17 +244,37 @@ def test_golden_view_classifies_a_drifted_declaration_then_accepts_it(tmp_path: 
 def test_picking_a_fixture_row_shows_its_envelope_in_the_inspector() -> None:
     inspector = EnvelopeInspector()
     view = FixturesView(samples.fixture_report(), inspector, "orders_get")
-    assert [label for label, _ in view.picker.options][1].startswith("FAIL · expand.enum_wrong_case")
-    assert view.picker.value is None
-    view.picker.value = "limit.numeric_as_string"
+    assert [row["cells"][5] for row in view.table.rows] == ["pass", "FAIL"]
+    assert view.table.selected == ""
+    view.table.selected = "limit.numeric_as_string"  # what a click (or an arrow key) in the browser sets
     assert view.selected is not None
     assert view.selected.id == "limit.numeric_as_string"
     assert inspector.envelope.status == "invalid_arguments"
     assert "wrong_type" in inspector.body.value
-    assert "<b>▶ limit.numeric_as_string</b>" in view.table.value
-    assert _text(view) == (
+    assert inspector.arguments == {"orderId": "ord_0123456789ab", "limit": "10"}
+    assert _text(view).splitlines()[0] == (
         "Fixtures of orders_get: 2 fired, 1 passed, 1 failed (expand.enum_wrong_case); selected limit.numeric_as_string"
     )
+    assert _text(view).splitlines()[1:] == _text(inspector).splitlines()
+
+
+def test_fixture_filters_by_verdict_and_family() -> None:
+    view = FixturesView(samples.fixture_report())
+    assert [r.id for r in view.filter("fail")] == ["expand.enum_wrong_case"]
+    assert [row["id"] for row in view.table.rows] == ["expand.enum_wrong_case"]
+    assert [r.id for r in view.filter("all", "numeric_as_string")] == ["limit.numeric_as_string"]
+    assert view.filter("pass", "enum_wrong_case") == []
+    assert len(view.filter()) == 2
+
+
+def test_long_cells_are_cut_and_shown_whole_in_the_inspector(search_tool: tk.Tool) -> None:
+    view = FixturesView(tk.fire(search_tool))
+    long_row = next(row for row in view.table.rows if row["id"] == "query.overlong_string")
+    assert max(len(cell) for cell in long_row["cells"]) < 120
+    assert long_row["cells"][-1].endswith("characters)")
+    view.select("query.overlong_string")
+    assert len(view.inspector.arguments["query"]) > 1000
+    assert "tk-arguments" in view.inspector.sent.value
 
 
 def test_selecting_an_unknown_fixture_says_which_ids_exist() -> None:
@@ -236,15 +299,22 @@ def test_tool_view_has_one_tab_per_aspect(search_tool: tk.Tool, tmp_path: Path) 
         "Lints",
         "Losses",
         "Fixtures",
-        "Envelope",
         "Playground",
+        "Wire",
         "Golden",
     ]
     assert titles[3].startswith("Fixtures (")
-    assert len(view.tabs.children) == 7
     assert view.golden.state == "missing"
+    assert view.binding is None
     _assert_stable_widget_bundle(view)
     assert _text(view).splitlines()[0] == "Workbench view of issues_search_issues (read)"
+
+
+def test_an_openapi_tool_gets_a_binding_tab() -> None:
+    view = ToolView(samples.order_tool())
+    assert "Binding" in view.tabs.titles
+    assert view.binding is not None
+    assert view.tabs.children[list(view.tabs.titles).index("Binding")] is view.binding.widget
 
 
 def test_tool_view_names_the_unlisted_properties_policy_when_the_schema_leaves_it_open() -> None:
@@ -263,20 +333,105 @@ def test_validating_edited_arguments_shows_the_new_envelope(search_tool: tk.Tool
     view.playground.set_arguments({"query": "login timeout", "limit": "10"})
     view.playground.validate_button.click()
     assert view.playground.result == search_tool.validate({"query": "login timeout", "limit": "10"})
-    assert view.inspector.envelope is view.playground.result
+    assert view.playground.inspector.envelope is view.playground.result
     assert "invalid_arguments" in view.playground.output.value
-    view.playground.fields["limit"].value = 10
+    view.playground.root.children["limit"].widget.value = 10
     view.playground.validate_button.click()
     assert view.playground.result.status == "ok"
-    assert view.inspector.source == "playground"
+    assert view.playground.inspector.source == "playground"
 
 
-def test_fixture_rows_and_playground_share_the_envelope_inspector(search_tool: tk.Tool) -> None:
+def test_each_view_owns_its_inspector(search_tool: tk.Tool) -> None:
     view = ToolView(search_tool)
     row = view.fixtures.rows[-1]
-    view.fixtures.picker.value = row.id
-    assert view.inspector.envelope == row.envelope
-    assert view.tabs.children[4] is view.inspector.widget
+    view.fixtures.select(row.id)
+    view.playground.validate()
+    assert view.fixtures.inspector is not view.playground.inspector
+    assert view.fixtures.inspector.envelope == row.envelope, "validating in the playground leaves the fixtures alone"
+    other = ToolView(search_tool)
+    other.fixtures.select(view.fixtures.rows[0].id)
+    assert view.fixtures.selected is not None
+    assert view.fixtures.selected.id == row.id
+
+
+# -- binding and wire -----------------------------------------------------------------------------------------
+def test_binding_view_shows_each_argument_s_location_and_wire_name(repo_root: Path) -> None:
+    orders = tk.from_openapi(repo_root / "specs" / "orders.yaml", namespace="orders")
+    tool = next(t for t in orders.tools if any("." in v for v in t.binding.values()))
+    view = BindingView(tool)
+    for argument, value in tool.binding.items():
+        location, _, original = value.partition(".")
+        assert f"{argument}→{location}" in _text(view)
+        assert (
+            f"<td style='text-align:left;vertical-align:top;padding:0.15em 0.6em'>{original or argument}</td>"
+            in (view.widget.value)
+            or original == ""
+        )
+    assert "apiKey (api_key in header, $ORDERS_API_KEY)" in _text(view)
+    assert "X-API-Key" in view.widget.value
+    assert "$ORDERS_API_KEY" in view.widget.value
+    assert "never sees them" in view.widget.value
+
+
+CREDENTIAL_FRAGMENT = """
+openapi: 3.0.3
+info: {title: Reports, version: '1'}
+paths:
+  /reports/{reportId}:
+    get:
+      operationId: getReport
+      x-agent-tool: true
+      description: Fetch one report by id. Use it when the user names a report.
+      parameters:
+        - {name: reportId, in: path, required: true, description: The report's id., schema: {type: string}}
+        - {name: api_token, in: query, required: true, description: Your API token., schema: {type: string}}
+        - {name: X-Auth-Token, in: header, description: A session token., schema: {type: string}}
+"""
+
+
+def test_binding_view_lists_the_credentials_removed_and_the_variable_that_fills_each() -> None:
+    from toolkit._credentials import env_name
+
+    tool = tk.from_openapi(CREDENTIAL_FRAGMENT, namespace="reports").tools[0]
+    removed = {c.name: c for c in tool.contract.credentials}
+    assert set(removed) == {"api_token", "X-Auth-Token"}, "the oracle: the spec's own credential parameters"
+    assert set(tool.binding) == {"reportId"}
+    view = BindingView(tool)
+    for name, location in (("api_token", "query"), ("X-Auth-Token", "header")):
+        variable = env_name("reports", name)
+        assert removed[name].env == variable
+        assert f"{name} ({location}, ${variable})" in _text(view)
+        row = view.widget.value.split(f">{name}</td>", 1)[1].split("</tr>", 1)[0]
+        assert f"${variable}" in row, f"the row of {name} names the variable that fills it"
+        assert location in row
+    assert "reportId→path" in _text(view)
+    assert "No credentials" not in view.widget.value
+
+
+def test_binding_view_of_a_tool_without_security_says_so() -> None:
+    view = BindingView(samples.order_tool())
+    assert "No credentials" in view.widget.value
+    assert _text(view).startswith("Binding of orders_get: orderId→path, limit→query")
+    assert "amount→body;" in _text(view), "a body property keeps its name"
+
+
+def test_wire_view_shows_each_dialect_s_payload_losses_and_size(search_tool: tk.Tool) -> None:
+    view = WireView(search_tool)
+    assert [value for _, value in view.picker.options] == list(tk.Payload.__module__ and _dialects())
+    assert view.dialect == "gemini"
+    for dialect in _dialects():
+        payload = view.show(dialect)
+        assert payload == search_tool.payload(dialect)
+        assert f"{payload.size} bytes" in view.body.value
+        assert f"{payload.size} bytes" in _text(view)
+        assert payload.name in view.body.value
+    assert _text(view).startswith("Wire of issues_search_issues in mcp: sent as issues_search_issues")
+
+
+def _dialects() -> list[str]:
+    from toolkit._lowering import DIALECTS
+
+    return list(DIALECTS)
 
 
 # -- toolsets and the workbench --------------------------------------------------------------------------------

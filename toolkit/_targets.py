@@ -44,6 +44,7 @@ __all__ = [
     "load_spec",
     "load_tools",
     "pick",
+    "source_failure",
     "split_target",
     "tools_of",
 ]
@@ -125,12 +126,19 @@ def _library_roots() -> tuple[str, ...]:
     return tuple(str(Path(root).resolve()) + "/" for root in roots)
 
 
-def _user_frame(tb: TracebackType | None) -> traceback.FrameSummary | None:
-    """The deepest frame in the user's own code: not importlib's, the standard library's, a package's or ours."""
+def _user_frame(tb: TracebackType | None, own: str | None = None) -> traceback.FrameSummary | None:
+    """The deepest frame in the user's own code: not importlib's, the standard library's, a package's or ours.
+
+    ``own`` names the file the user's source was compiled as, when it is not a file on disk (pasted code):
+    its frames are the user's even though the name is not a path.
+    """
     frames = traceback.extract_tb(tb)
     roots = _library_roots()
     mine = [
-        f for f in frames if not f.filename.startswith("<") and not str(Path(f.filename).resolve()).startswith(roots)
+        f
+        for f in frames
+        if f.filename == own
+        or (not f.filename.startswith("<") and not str(Path(f.filename).resolve()).startswith(roots))
     ]
     return mine[-1] if mine else None
 
@@ -155,11 +163,11 @@ def _located(error: ToolkitError, where: str) -> ToolkitError:
     return error
 
 
-def _import_failure(error: BaseException, label: str) -> ToolkitError:
+def _import_failure(error: BaseException, label: str, own: str | None = None) -> ToolkitError:
     """Why importing ``label`` failed, located at the user's line, as one message without a traceback."""
     if isinstance(error, SyntaxError):
         return _syntax_failure(error, label)
-    frame = _user_frame(error.__traceback__)
+    frame = _user_frame(error.__traceback__, own)
     where = f"{_shown(frame.filename)}:{frame.lineno}" if frame and frame.lineno else label
     code = f"\n    {frame.line}" if frame and frame.line else ""
     path, line = (frame.filename, frame.lineno) if frame else (None, None)
@@ -182,6 +190,12 @@ def _import_failure(error: BaseException, label: str) -> ToolkitError:
             f"  fix that line, or move code that should not run on import under `{_MAIN_GUARD}`"
         )
     return TargetError(message, slug="target_import_error", path=path, line=line)
+
+
+def source_failure(error: BaseException, label: str, filename: str) -> ToolkitError:
+    """Why running source code compiled as ``filename`` (not a file on disk: pasted code) failed, located at
+    the user's line as :func:`load_tools` locates a failing import: a ``TargetError`` with ``line``."""
+    return _import_failure(error, label, own=filename)
 
 
 def _import_file(path: Path, label: str) -> ModuleType:

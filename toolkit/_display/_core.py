@@ -36,6 +36,7 @@ __all__ = [
     "REJECTION_RENDERER",
     "TOOLSET_RENDERER",
     "TOOL_RENDERER",
+    "binding_html",
     "bindings_html",
     "declaration_html",
     "filled_html",
@@ -180,6 +181,25 @@ def size_note(tool: Tool) -> str:
     if fit is not None and fit.reduced:
         note += f" (cut from {fit.before:,} to fit the {fit.budget:,}-byte budget: {', '.join(fit.reductions)})"
     return note
+
+
+_ARGUMENT_HEADERS = ("argument", "sent in", "as")
+
+
+def binding_html(where: str, arguments: Sequence[tuple[str, str, str]], filled: Sequence[tuple[str, ...]]) -> str:
+    """Where each argument goes in the request ``(argument, location, name on the wire)``, and what the runtime
+    fills instead of the model (:func:`filled_rows`: schemes, credential parameters removed, idempotency key)."""
+    parts = [section(f"Arguments → {where}", html_table(_ARGUMENT_HEADERS, arguments))]
+    if filled:
+        note = (
+            "<p>Filled at run time from the configuration (<code>HttpConfig.credentials</code>, keyed by the "
+            "scheme's or the parameter's name) or else the environment variable named; the model never sees "
+            "them.</p>"
+        )
+        parts.append(section("Filled at run time, never by the model", html_table(FILLED_HEADERS, filled) + note))
+    else:
+        parts.append("<p class='tk-empty'>No credentials: the operation declares no security scheme.</p>")
+    return wrap("binding", "".join(parts))
 
 
 def declaration_html(tool: Tool) -> str:

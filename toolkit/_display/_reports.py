@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from toolkit._golden import GoldenReport
 
 __all__ = [
+    "CELL_LIMIT",
     "CHANGE_RENDERER",
     "DECLARATION_DIFF_RENDERER",
     "FIXTURE_RENDERER",
@@ -29,6 +30,7 @@ __all__ = [
     "SPEC_DIFF_RENDERER",
     "FixtureTableRow",
     "changes_html",
+    "cut_cell",
     "fixture_rows",
     "fixture_table_html",
 ]
@@ -98,14 +100,24 @@ def _fixture_report_text(report: FixtureReport) -> str:
     return "\n".join([_report_headline(report, rows), *note, *text_table(_FIXTURE_HEADERS, map(_fixture_cells, rows))])
 
 
+CELL_LIMIT = 80
+"""Characters of a fixture's arguments a table shows (a 10,000-character fixture would make it pages wide)."""
+
+
+def cut_cell(text: str) -> str:
+    """``text``, cut to :data:`CELL_LIMIT` characters with an ellipsis and the full length."""
+    return text if len(text) <= CELL_LIMIT else f"{text[: CELL_LIMIT - 1]}… ({len(text):,} characters)"
+
+
 def fixture_table_html(rows: Sequence[FixtureTableRow], *, selected: str | None = None) -> str:
-    """The fixture table coloured by pass/fail; the row whose id is ``selected`` is marked with ▶."""
+    """The fixture table coloured by pass/fail, long arguments cut; the row whose id is ``selected`` is marked
+    with ▶."""
 
     def id_cell(row: FixtureTableRow) -> str:
         return f"<b>▶ {esc(row.id)}</b>" if row.id == selected else esc(row.id)
 
     def cells(row: FixtureTableRow) -> tuple[str, ...]:
-        args = f"<code style='font-size:85%'>{esc(one_line_json(row.args))}</code>"
+        args = f"<code style='font-size:85%'>{esc(cut_cell(one_line_json(row.args)))}</code>"
         middle = tuple(esc(cell) for cell in _fixture_cells(row)[1:-1])
         return (id_cell(row), esc(row.family), *middle, badge(_verdict(row), "pass" if row.passed else "fail"), args)
 

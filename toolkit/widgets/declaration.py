@@ -8,7 +8,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from toolkit._canonical import pretty
-from toolkit._display._core import declaration_html, size_note
+from toolkit._display._core import declaration_html, injected_html, size_note
 from toolkit._display._markup import esc
 from toolkit._tool import Tool
 from toolkit.widgets._base import View, html_widget
@@ -38,7 +38,10 @@ class DeclarationView(View):
         )
         self.copy_button = widgets.Button(description="Show plain JSON", icon="copy", tooltip="Select all, then copy")
         self.copy_button.on_click(self._toggle_plain)
-        self.widget = widgets.VBox([self.copy_button, self.plain, self.code])
+        filled = injected_html(tool)
+        title = "<b>Parameters the runtime fills</b> (not in the declaration: the model never sends them)"
+        extra = [html_widget(f"{title}{filled}")] if filled else []
+        self.widget = widgets.VBox([self.copy_button, self.plain, self.code, *extra])
 
     def _toggle_plain(self, _button: Any = None) -> None:
         hidden = self.plain.layout.display == "none"
@@ -47,4 +50,6 @@ class DeclarationView(View):
 
     def summary(self) -> str:
         count = len((self.tool.parameters or {}).get("properties", {}))
-        return f"Declaration of {self.tool.name}: {count} parameters, {size_note(self.tool)}"
+        text = f"Declaration of {self.tool.name}: {count} parameters, {size_note(self.tool)}"
+        injected = ", ".join(i.name for i in self.tool.contract.injected)
+        return text + (f"; filled by the runtime: {injected}" if injected else "")

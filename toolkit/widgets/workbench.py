@@ -5,9 +5,11 @@
     wb.view(search)                      # tabs: declaration, lints, losses, fixtures, envelope, playground, golden
     orders = wb.add_openapi(spec_text, namespace="orders")
     wb.view(orders)                      # tools, refused operations, and a picker that opens each tool
+    box = wb.editor()                    # the paste box: type a function or a fragment, watch it rebuild
+    wb.editor(search)                    # ... starting from an existing tool's source; Keep adds the result
 
-The workbench only calls the public functions (``from_function``, ``from_openapi``, ``fire``, ``golden``);
-the views it returns hold no logic of their own.
+The workbench only calls the public functions (``from_function``, ``from_openapi``, ``fire``, ``golden``) and
+the paste stage (:mod:`toolkit._paste`); the views it returns hold no logic of their own.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from toolkit._contract import Effect
 from toolkit._display import Displayable, Renderer, displayed_by
 from toolkit._display._markup import esc, html_table, wrap
 from toolkit._from_python import from_function
 from toolkit._lowering._budget import tokens
 from toolkit._openapi import from_openapi
+from toolkit._paste import Draft, Source, source_of
 from toolkit._tool import Tool, Toolset
+from toolkit.widgets.editor import PasteBox
 from toolkit.widgets.tool import ToolView
 from toolkit.widgets.toolset import ToolsetView
 
@@ -44,6 +49,8 @@ class Workbench(Displayable):
         self.golden_dir = None if golden_dir is None else Path(golden_dir)
         self.tools: dict[str, Tool] = {}
         self.toolsets: dict[str, Toolset] = {}
+        self.texts: dict[str, str] = {}
+        """The OpenAPI text each toolset was built from, by namespace (the paste box starts from it)."""
 
     def add(self, fn: Callable[..., Any], **from_function_kwargs: Any) -> Tool:
         """Turn ``fn`` into a tool with :func:`toolkit.from_function` (same keyword arguments) and keep it."""
@@ -56,6 +63,8 @@ class Workbench(Displayable):
         """Turn OpenAPI text, a path or a dict into a toolset with :func:`toolkit.from_openapi` and keep it."""
 
         toolset = from_openapi(source, namespace, **from_openapi_kwargs)
+        if isinstance(source, str) and "\n" in source:
+            self.texts[toolset.namespace] = source
         self.toolsets[toolset.namespace] = toolset
         self.tools.update({tool.name: tool for tool in toolset.tools})
         return toolset
@@ -70,6 +79,37 @@ class Workbench(Displayable):
         if isinstance(item, Tool):
             return ToolView(item, golden_dir=golden_dir, **options)
         raise TypeError(f"Workbench.view takes a Tool, a Toolset or a name, not {type(item).__name__}")
+
+    def editor(
+        self,
+        item: Tool | Toolset | Callable[..., Any] | str | None = None,
+        *,
+        namespace: str | None = None,
+        effect: Effect = "write",
+        **options: Any,
+    ) -> PasteBox:
+        """The paste box, empty or starting from ``item``'s source (a tool, a toolset, a function, or a kept
+        name); the tool it starts from is the previous version its diff compares with. An empty box names its
+        tools with ``namespace`` and gives function tools ``effect``. ``options`` go to
+        :class:`~toolkit.widgets.editor.PasteBox` (``delay``, ``golden_dir``)."""
+        if isinstance(item, str):
+            item = self._named(item)
+        if item is None:
+            return PasteBox(self, Source("", "python", namespace, effect), **options)
+        source = source_of(item, self.toolsets.values(), self.texts)
+        baseline = options.pop("baseline", None)
+        if baseline is None and isinstance(item, Tool | Toolset):
+            baseline = [item] if isinstance(item, Tool) else list(item.tools)
+        return PasteBox(self, source, baseline=baseline, **options)
+
+    def keep(self, draft: Draft, text: str = "", namespace: str | None = None) -> None:
+        """Add a paste box's draft: its tools by name, and for a fragment its toolset (and text, to edit again)."""
+        self.tools.update({tool.name: tool for tool in draft.tools})
+        if draft.kind == "openapi":
+            space = namespace or "api"
+            self.toolsets[space] = Toolset(space, draft.tools, draft.rejected)
+            if text:
+                self.texts[space] = text
 
     def _named(self, name: str) -> Tool | Toolset:
         found: Mapping[str, Tool | Toolset] = {**self.tools, **self.toolsets}
