@@ -40,7 +40,7 @@ from toolkit._contract import TOOL_NAME, Policy, ToolContract
 from toolkit._exceptions import ToolkitError
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
-from toolkit._lowering._walker import Site, Walker
+from toolkit._lowering._walker import Memo, Site, Walker
 
 __all__ = [
     "FORMATS",
@@ -135,6 +135,8 @@ class GeminiWalker(Walker):
 
     def finish(self, draft: Draft) -> dict[str, Any]:
         """Turn a draft into a node of the subset (recursively), reporting what has to change."""
+        if "$shared" in draft:
+            return self.finish_shared(draft)
         self.spend()
         path: str = draft.pop("$path", "")
         const = draft.pop("$const", False)
@@ -350,8 +352,8 @@ class GeminiDialect(GeminiCalls):
 
     name = "gemini"
 
-    def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
-        walker = GeminiWalker(schema, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES)
+    def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy, memo: Memo | None = None) -> Lowered:
+        walker = GeminiWalker(schema, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES, memo=memo)
         result, losses = walker.run()
         return Lowered(result, losses)
 

@@ -232,7 +232,9 @@ def _tool(
         idempotency_key=flat.idempotency_key,
         form=flat.form,
     )
-    return build_tool(contract, policy=candidate.options.policy, enforced=ctx.enforced, budget=budget)
+    return build_tool(
+        contract, policy=candidate.options.policy, enforced=ctx.enforced, budget=budget, memo=ctx.lowering
+    )
 
 
 def _description(candidate: Candidate) -> str:

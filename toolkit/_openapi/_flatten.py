@@ -23,6 +23,7 @@ from typing import Any
 
 from toolkit._contract import FormField, Loss, SecurityScheme
 from toolkit._credentials import Credential
+from toolkit._lowering import Memo
 from toolkit._openapi._body import add_body
 from toolkit._openapi._credentials import DocumentCredentials, OperationCredentials
 from toolkit._openapi._naming import MAX_ARG, argument_name
@@ -51,6 +52,8 @@ class SpecContext:
     """Parameters made ready, by object identity (the document outlives the build, so ids are stable)."""
     enforced: set[int] = field(default_factory=set)
     """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
+    lowering: Memo = field(default_factory=Memo)
+    """Top-level parameters already lowered (most are shared by many operations)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,101 @@
+"""Work shared between the tools of one document gives exactly what a fresh, unshared run gives.
+
+The oracle is the unshared path itself: every tool of a real spec is lowered again from its ``args_schema``
+with no memo and compared (schema and losses, in order), and hand-made schemas check the edges (read-only
+properties, losses two parameters share, a reference that changed, the whole-lowering work budget).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toolkit as tk
+from toolkit._exceptions import SchemaError
+from toolkit._lowering import Memo, lower
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "openapi"
+SHARED_SPECS = ["kubernetes-swagger2.json", "openai-3.1.json", "github-3.0.json", "twilio-api-v2010.json"]
+
+
+def _spec(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"the shared corpus is absent ({path})")
+    return path
+
+
+@pytest.mark.parametrize("name", SHARED_SPECS)
+def test_shared_lowering_is_the_fresh_lowering(name: str) -> None:
+    toolset = tk.from_openapi(str(_spec(name)), "corpus", select="all")
+    assert len(toolset) > 50
+    for tool in toolset:
+        fresh = lower(tool.contract.args_schema)
+        assert tool.parameters == fresh.schema or (tool.parameters is None and not fresh.schema["properties"])
+        assert tool.lowering_losses == fresh.losses, tool.name
+
+
+def test_tools_of_one_document_share_lowered_parameters() -> None:
+    toolset = tk.from_openapi(str(_spec("kubernetes-swagger2.json")), "corpus", select="all")
+    nodes: dict[str, list[int]] = {}
+    for tool in toolset:
+        for name, node in (tool.parameters or {}).get("properties", {}).items():
+            nodes.setdefault(name, []).append(id(node))
+    pretty = nodes["pretty"]
+    assert len(pretty) > 100
+    assert len(set(pretty)) < len(pretty) / 10
+
+
+def _root(properties: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "additionalProperties": False, "$defs": defs}
+
+
+def test_memo_keeps_losses_in_order_and_once() -> None:
+    defs = {
+        "Pet": {"type": "object", "properties": {"id": {"type": "integer", "readOnly": True}, "n": {"const": 3}}},
+        "Tag": {"type": "string", "examples": ["a"], "minLength": 1},
+    }
+    pet, tag, ro = {"$ref": "#/$defs/Pet"}, {"$ref": "#/$defs/Tag"}, {"type": "string", "readOnly": True}
+    schemas = [
+        _root({"tag": tag, "pet": pet, "ro": ro}, defs),
+        _root({"pet": pet, "again": pet, "tag": tag}, defs),
+        _root({"ro": ro, "tag": tag, "other": {"type": "integer", "exclusiveMinimum": 0}}, defs),
+        _root({"tag": tag, "pet": pet, "ro": ro}, defs),
+    ]
+    memo = Memo()
+    for schema in schemas:
+        shared, fresh = lower(schema, memo=memo), lower(schema)
+        assert shared.schema == fresh.schema
+        assert shared.losses == fresh.losses
+        assert len({(x.path, x.keyword, x.reason) for x in shared.losses}) == len(shared.losses)
+    assert len(memo.entries) == 5  # tag, pet, ro, again, other: each lowered once
+
+
+def test_memo_is_not_reused_when_a_reference_means_another_schema() -> None:
+    memo, prop = Memo(), {"$ref": "#/$defs/A"}
+    first = lower(_root({"a": prop}, {"A": {"type": "string"}}), memo=memo)
+    second = lower(_root({"a": prop}, {"A": {"type": "integer", "minimum": 2}}), memo=memo)
+    assert first.schema["properties"]["a"] == {"type": "STRING"}
+    assert second.schema["properties"]["a"] == {"type": "INTEGER", "minimum": 2}
+
+
+def test_memo_counts_the_work_of_reused_parameters() -> None:
+    wide = {"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(9000)}}
+    props = {f"p{i}": wide for i in range(6)}
+    memo = Memo()
+    assert lower(_root(dict(list(props.items())[:3]), {}), memo=memo).schema["properties"]
+    with pytest.raises(SchemaError) as fresh:
+        lower(_root(props, {}))
+    with pytest.raises(SchemaError) as shared:
+        lower(_root(props, {}), memo=memo)
+    assert shared.value.slug == fresh.value.slug == "schema_too_large"
+    assert str(shared.value) == str(fresh.value)
+
+
+def test_a_root_that_merges_is_lowered_without_the_memo() -> None:
+    memo = Memo()
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"properties": {"a": {}}}]}
+    assert lower(schema, memo=memo) == lower(schema)
+    assert not memo.entries
