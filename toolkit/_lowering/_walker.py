@@ -95,7 +95,18 @@ class Memo:
     """Top-level parameters already lowered, shared by the lowerings of the tools of one document (their
     ``$defs`` names must mean the same schemas). Finished nodes are shared too: never mutate a lowered schema."""
 
-    entries: dict[tuple[int, str, int, type], _Shared] = field(default_factory=dict)
+    entries: dict[tuple[Any, str, int, type], _Shared] = field(default_factory=dict)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _identity(schema: Any) -> Any:
+    """What makes two parameter schemas the same: their content when they hold only scalars (a ``$ref`` with a
+    description, built afresh for each operation), keys in order and values with their types; else identity."""
+    if schema.__class__ is dict and all(value.__class__ in _SCALARS for value in schema.values()):
+        return tuple((key, value.__class__, value) for key, value in schema.items())
+    return id(schema)
 
 
 _SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
@@ -462,9 +473,10 @@ class Walker:
         """:meth:`parameter` for a property of the root, walked once per memo; later a placeholder draft that
         :meth:`finish_shared` replaces with the finished node."""
         assert self.memo is not None
-        key = (id(schema), path, self.max_depth, type(self))
+        identity = _identity(schema)
+        key = (identity, path, self.max_depth, type(self))
         entry = self.memo.entries.get(key)
-        if self._reusable(entry, schema):
+        if self._reusable(entry, schema, by_content=identity.__class__ is tuple):
             assert entry is not None
             self.work += entry.walk_work
             if self.work > self.max_work:
@@ -502,9 +514,11 @@ class Walker:
         self._replay(entry.finish_losses)
         return finished
 
-    def _reusable(self, entry: _Shared | None, schema: Any) -> bool:
-        """Whether ``entry`` is this very schema, fully lowered, and its references still read the same."""
-        if entry is None or entry.source is not schema or (not entry.read_only and entry.finished is None):
+    def _reusable(self, entry: _Shared | None, schema: Any, *, by_content: bool) -> bool:
+        """Whether ``entry`` is this schema, fully lowered, and its references still read the same."""
+        if entry is None or (not entry.read_only and entry.finished is None):
+            return False
+        if entry.source is not schema and not by_content:
             return False
         try:
             return all(self.document.locate(ref)[1] is target for ref, target in entry.located)

@@ -232,8 +232,9 @@ def _tool(
         idempotency_key=flat.idempotency_key,
         form=flat.form,
     )
+    policy = candidate.options.policy
     return build_tool(
-        contract, policy=candidate.options.policy, enforced=ctx.enforced, budget=budget, memo=ctx.lowering
+        contract, policy=policy, enforced=ctx.enforced, budget=budget, memo=ctx.lowering, lint_memo=ctx.lints
     )
 
 

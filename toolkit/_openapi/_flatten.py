@@ -23,6 +23,7 @@ from typing import Any
 
 from toolkit._contract import FormField, Loss, SecurityScheme
 from toolkit._credentials import Credential
+from toolkit._lints import LintMemo
 from toolkit._lowering import Memo
 from toolkit._openapi._body import add_body
 from toolkit._openapi._credentials import DocumentCredentials, OperationCredentials
@@ -54,6 +55,8 @@ class SpecContext:
     """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
     lowering: Memo = field(default_factory=Memo)
     """Top-level parameters already lowered (most are shared by many operations)."""
+    lints: LintMemo = field(default_factory=LintMemo)
+    """Top-level parameters already linted, and lowered nodes already measured."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,124 @@
+"""Lint work shared by the tools of one document: each top-level parameter is walked and judged once.
+
+Most rules judge one field at a time (``FIELD_RULES``), and a field's findings depend only on the top-level
+parameter it sits under (its schema and name) and on what its references point at. A :class:`LintMemo` keeps,
+per parameter, its fields (walked as :func:`~toolkit._lints._subject.walk` walks them) and each field rule's
+findings, and the references read on the way; a later tool reuses them when the same references still read
+the same schemas. Tool-level rules (name, description, size, parameter count, framework) run on every tool.
+
+The declaration's size is shared the same way: a lowered parameter node shared by several tools (see
+:class:`toolkit._lowering.Memo`) is serialised once, and JSON text being compositional, the declaration's size
+is its skeleton's plus each parameter's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit._contract import Lint
+from toolkit._exceptions import SchemaError
+from toolkit._lints._subject import Field, walk
+from toolkit._lints._words import read
+from toolkit._refs import Refs, follow
+
+__all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs", "declaration_size"]
+
+SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
+"""Root keywords that leave the root its own only container: its fields are its properties' fields, in order."""
+_SCALARS = (str, int, float, bool, type(None))
+
+
+class RecordingRefs(Refs):
+    """The references of one schema, noting each one read (and what it pointed at) while a parameter is judged."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, root: Any) -> None:
+        super().__init__(root)
+        self.read: dict[str, Any] = {}
+
+    def locate(self, ref: Any, where: str | None = None) -> tuple[str, Any]:
+        found = super().locate(ref, where)
+        if ref.__class__ is str:
+            self.read[ref] = found[1]
+        return found
+
+
+@dataclass(slots=True)
+class Group:
+    """One top-level parameter: its fields, each field rule's findings so far, and the references they read."""
+
+    source: Any
+    refs: RecordingRefs
+    fields: tuple[Field, ...]
+    findings: dict[str, tuple[Lint, ...]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class LintMemo:
+    """Top-level parameters already judged, and lowered nodes already measured, for the tools of one document
+    (their ``$defs`` names must mean the same schemas)."""
+
+    groups: dict[tuple[Any, str], Group] = field(default_factory=dict)
+    sizes: dict[int, tuple[Any, int]] = field(default_factory=dict)
+
+    def group(self, refs: Refs, name: str, schema: Any) -> Group | None:
+        """The fields of the property ``name`` (``None`` when the property is not an object schema)."""
+        key = (_identity(schema), name)
+        found = self.groups.get(key)
+        if found is not None and (found.source is schema or key[0].__class__ is tuple) and _same(refs, found):
+            return found
+        recording = RecordingRefs(refs.root)
+        resolved = follow(schema, recording)
+        if not isinstance(resolved, Mapping):
+            return None
+        text = resolved.get("description")
+        text = text if isinstance(text, str) else ""
+        fields = (Field(name, name, resolved, 1, text, read(text)), *walk(recording, resolved, name, 2))
+        found = Group(schema, recording, fields)
+        self.groups[key] = found
+        return found
+
+    def size(self, node: Any) -> int:
+        """The size of a lowered node as compact UTF-8 JSON, measured once per node."""
+        found = self.sizes.get(id(node))
+        if found is None or found[0] is not node:
+            found = (node, _json_size(node))
+            self.sizes[id(node)] = found
+        return found[1]
+
+
+def declaration_size(memo: LintMemo, name: str, description: str, parameters: Mapping[str, Any] | None) -> int:
+    """The size of ``{"name", "description", "parameters"}`` as compact UTF-8 JSON, each parameter measured once."""
+    declaration: dict[str, Any] = {"name": name, "description": description}
+    if parameters is None:
+        return _json_size(declaration)
+    properties = parameters.get("properties")
+    if not isinstance(properties, dict) or not properties:
+        declaration["parameters"] = parameters
+        return _json_size(declaration)
+    declaration["parameters"] = {**parameters, "properties": dict.fromkeys(properties, 0)}
+    skeleton = _json_size(declaration) - len(properties)  # each placeholder 0 is one byte
+    return skeleton + sum(memo.size(node) for node in properties.values())
+
+
+def _json_size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8"))
+
+
+def _identity(schema: Any) -> Any:
+    """A scalar-only schema (a ``$ref`` with a description, built afresh per operation) by content, in order and
+    with its values' types; anything else by identity (kept alive in :attr:`Group.source`)."""
+    if schema.__class__ is dict and all(value.__class__ in _SCALARS for value in schema.values()):
+        return tuple((key, value.__class__, value) for key, value in schema.items())
+    return id(schema)
+
+
+def _same(refs: Refs, group: Group) -> bool:
+    try:
+        return all(refs.lookup(ref) is target for ref, target in group.refs.read.items())
+    except SchemaError:
+        return False
