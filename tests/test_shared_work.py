@@ -88,7 +88,7 @@ def test_memo_keeps_losses_in_order_and_once() -> None:
         assert shared.schema == fresh.schema
         assert shared.losses == fresh.losses
         assert len({(x.path, x.keyword, x.reason) for x in shared.losses}) == len(shared.losses)
-    assert len(memo.entries) == 5  # tag, pet, ro, again, other: each lowered once
+    assert len(memo.parameters) == 5  # tag, pet, ro, again, other: each lowered once
 
 
 def test_memo_is_not_reused_when_a_reference_means_another_schema() -> None:
@@ -116,7 +116,7 @@ def test_a_root_that_merges_is_lowered_without_the_memo() -> None:
     memo = Memo()
     schema = {"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"properties": {"a": {}}}]}
     assert lower(schema, memo=memo) == lower(schema)
-    assert not memo.entries
+    assert not memo.parameters
 
 
 def _tool(properties: dict[str, Any], defs: dict[str, Any], memo: Memo, lints: LintMemo) -> tk.Tool:

@@ -25,11 +25,8 @@ Decisions a reader should know:
   budget is per parameter, so one parameter's result never depends on its siblings. Anything else that
   grows past the budget raises ``SchemaError`` (slug ``schema_too_large``).
 * Because a top-level parameter is lowered on its own, the tools of one document can share the work: given a
-  :class:`Memo`, each top-level property schema (by identity and position) is walked and finished once, and
-  every later tool reuses the finished node, replaying its losses and its work in the same order (so the
-  result, the losses and the budgets are exactly those of a fresh lowering). Only a root that says nothing but
-  ``type``, ``properties``, ``required``, ``additionalProperties``, ``$defs``, ``description`` and ``title``
-  shares (an OpenAPI ``args_schema``); the references a parameter read must still point at the same schemas.
+  :class:`~toolkit._lowering._shared.Memo`, each shared parameter is lowered once and replayed after, with
+  exactly the same result, losses and budget (see :mod:`toolkit._lowering._shared`).
 * Keywords that never constrain a value and have no place in a declaration are consumed without a loss:
   ``title`` (pydantic puts one on every field), ``$schema``, ``$id``, ``$anchor``, ``$dynamicAnchor``,
   ``$vocabulary``, ``$defs``/``definitions`` (inlined where referenced) and vendor extensions ``x-*``.
@@ -41,7 +38,6 @@ Decisions a reader should know:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, ClassVar, NamedTuple
 
@@ -60,6 +56,7 @@ from toolkit._lowering._keywords import (
     number,
 )
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
+from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, SharedWalk
 from toolkit._refs import Refs, check_references
 
 __all__ = ["Memo", "Site", "Walker"]
@@ -74,44 +71,6 @@ class _TooLarge(SchemaError):
     """Raised inside the walker when a node budget runs out; callers may retry with a smaller depth."""
 
 
-@dataclass(slots=True)
-class _Shared:
-    """One top-level parameter lowered once: what the walk and the finish produced and cost."""
-
-    source: Any
-    """The parameter's schema (kept, so its id cannot be reused while the memo lives)."""
-    located: tuple[tuple[Any, Any], ...]
-    """Every ``$ref`` the walk read, with the schema it pointed at (checked again before reuse)."""
-    walk_losses: tuple[Loss, ...]
-    walk_work: int
-    read_only: bool
-    finished: dict[str, Any] | None = None
-    finish_losses: tuple[Loss, ...] = ()
-    finish_work: int = 0
-
-
-@dataclass(slots=True)
-class Memo:
-    """Top-level parameters already lowered, shared by the lowerings of the tools of one document (their
-    ``$defs`` names must mean the same schemas). Finished nodes are shared too: never mutate a lowered schema."""
-
-    entries: dict[tuple[Any, str, int, type], _Shared] = field(default_factory=dict)
-
-
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _identity(schema: Any) -> Any:
-    """What makes two parameter schemas the same: their content when they hold only scalars (a ``$ref`` with a
-    description, built afresh for each operation), keys in order and values with their types; else identity."""
-    if schema.__class__ is dict and all(value.__class__ in _SCALARS for value in schema.values()):
-        return tuple((key, value.__class__, value) for key, value in schema.items())
-    return id(schema)
-
-
-_SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
-
-
 class Site(NamedTuple):
     """Where a keyword method works: the input node, its JSON pointer, its nesting level and its draft."""
 
@@ -121,7 +80,7 @@ class Site(NamedTuple):
     out: Draft
 
 
-class Walker:
+class Walker(SharedWalk):
     """Walks one schema into a draft tree; a dialect subclass finishes it (single use, hidden by ``lower``)."""
 
     dispatch: ClassVar[dict[str, KeywordMethod]] = {}
@@ -150,8 +109,8 @@ class Walker:
         """How many ``properties`` / ``items`` steps into the value the current path has taken."""
         self.checked: dict[int, int] = {}
         self.losses: dict[tuple[str, str, str], Loss] = {}
-        self.memo = memo if memo is not None and root.keys() <= _SHAREABLE_ROOT else None
-        self.located: list[tuple[Any, Any]] | None = None
+        self.memo = memo if memo is not None and root.keys() <= SHAREABLE_ROOT else None
+        self.located: dict[Any, Any] | None = None
         """While a shared parameter is walked: the references it read, with their targets."""
 
     # -- hooks for dialects ------------------------------------------------------------------------------
@@ -386,7 +345,7 @@ class Walker:
     def kw_ref(self, key: str, value: Any, site: Site) -> None:
         where, target = self.document.locate(value, site.path)
         if self.located is not None:
-            self.located.append((value, target))
+            self.located[value] = target
         for pointer, reads in reversed(self.inlining):
             if pointer == where:
                 if reads == self.reads:  # back at a reference being inlined, without reading into the value
@@ -467,67 +426,6 @@ class Walker:
             reason = f"references inlined only {depth} deep to stay under {self.max_nodes} schema nodes"
             self.lose(path, "$ref", depth, reason)
         return draft
-
-    # -- sharing top-level parameters between the tools of one document (see Memo) -----------------------
-    def shared_parameter(self, schema: Any, path: str) -> Draft:
-        """:meth:`parameter` for a property of the root, walked once per memo; later a placeholder draft that
-        :meth:`finish_shared` replaces with the finished node."""
-        assert self.memo is not None
-        identity = _identity(schema)
-        key = (identity, path, self.max_depth, type(self))
-        entry = self.memo.entries.get(key)
-        if self._reusable(entry, schema, by_content=identity.__class__ is tuple):
-            assert entry is not None
-            self.work += entry.walk_work
-            if self.work > self.max_work:
-                self.spend()
-            self._replay(entry.walk_losses)
-            return {"$path": path, "$readOnly": True} if entry.read_only else {"$path": path, "$shared": entry}
-        saved, work, self.losses, self.located = self.losses, self.work, {}, []
-        try:
-            draft = self.parameter(schema, path, 1)
-            located = tuple(self.located)
-        finally:
-            walked, self.losses, self.located = self.losses, saved, None
-        entry = _Shared(schema, located, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
-        self.memo.entries[key] = entry
-        self._replay(entry.walk_losses)
-        if not entry.read_only:
-            draft["$shared"] = entry
-        return draft
-
-    def finish_shared(self, draft: Draft) -> dict[str, Any]:
-        """Finish a shared parameter's draft once; later, the finished node, its losses and work replayed."""
-        entry: _Shared = draft.pop("$shared")
-        if entry.finished is not None:
-            self.work += entry.finish_work
-            if self.work > self.max_work:
-                self.spend()
-            self._replay(entry.finish_losses)
-            return entry.finished
-        saved, work, self.losses = self.losses, self.work, {}
-        try:
-            finished = self.finish(draft)
-        finally:
-            done, self.losses = self.losses, saved
-        entry.finish_losses, entry.finish_work, entry.finished = tuple(done.values()), self.work - work, finished
-        self._replay(entry.finish_losses)
-        return finished
-
-    def _reusable(self, entry: _Shared | None, schema: Any, *, by_content: bool) -> bool:
-        """Whether ``entry`` is this schema, fully lowered, and its references still read the same."""
-        if entry is None or (not entry.read_only and entry.finished is None):
-            return False
-        if entry.source is not schema and not by_content:
-            return False
-        try:
-            return all(self.document.locate(ref)[1] is target for ref, target in entry.located)
-        except SchemaError:
-            return False
-
-    def _replay(self, losses: tuple[Loss, ...]) -> None:
-        for loss in losses:
-            self.losses.setdefault((loss.path, loss.keyword, loss.reason), loss)
 
     def branches(self, key: str, value: Any, site: Site) -> list[Draft]:
         if not isinstance(value, list) or not value:

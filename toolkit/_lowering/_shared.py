@@ -1,0 +1,149 @@
+"""Lowering work shared by the tools of one document (:class:`Memo`), mixed into the walker (:class:`SharedWalk`).
+
+A top-level parameter (a property of an OpenAPI ``args_schema``) is walked and finished once per document;
+later tools reuse the finished node itself (nodes are shared, so a lowered schema must never be mutated).
+Reuse replays what the first lowering recorded, in the same order: its losses (each once, the first kept)
+and its work (so the budget runs out exactly where it would). It applies only where the result cannot
+depend on anything else: the same schema object (or, for a parameter of scalars only, such as a ``$ref`` with
+a description built afresh for each operation, the same content) and every reference it read pointing at the
+same schema. A root shares only when it says nothing but ``type``, ``properties``, ``required``,
+``additionalProperties``, ``$defs``, ``description`` and ``title``: then each property is lowered on its own
+(with its own node budget) and finished as it is, whatever its siblings.
+
+Memoising the referenced schemas inlined *inside* a parameter was measured too and left out: keyed by the
+remaining reference depth, few of them repeat, and recording them cost more than it saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit._contract import Loss
+from toolkit._exceptions import SchemaError
+from toolkit._lowering._merge import Draft
+from toolkit._refs import Refs
+
+__all__ = ["SHAREABLE_ROOT", "Memo", "SharedWalk"]
+
+SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
+_SCALARS = (str, int, float, bool, type(None))
+Located = tuple[tuple[Any, Any], ...]
+
+
+@dataclass(slots=True)
+class _Parameter:
+    """One top-level parameter lowered once: what the walk and the finish produced and cost."""
+
+    source: Any
+    """The parameter's schema (kept, so its id cannot be reused while the memo lives)."""
+    located: Located
+    """Every ``$ref`` the walk read, with the schema it pointed at (checked again before reuse)."""
+    walk_losses: tuple[Loss, ...]
+    walk_work: int
+    read_only: bool
+    finished: dict[str, Any] | None = None
+    finish_losses: tuple[Loss, ...] = ()
+    finish_work: int = 0
+
+
+@dataclass(slots=True)
+class Memo:
+    """Work shared by the lowerings of the tools of one document (their ``$defs`` names must mean the same
+    schemas). Finished parameter nodes are shared between tools: never mutate a lowered schema."""
+
+    parameters: dict[tuple[Any, str, int, type], _Parameter] = field(default_factory=dict)
+
+
+class SharedWalk:
+    """The walker's side of :class:`Memo` (the state it reads is the walker's own, see :class:`._walker.Walker`)."""
+
+    memo: Memo | None
+    located: dict[Any, Any] | None
+    losses: dict[tuple[str, str, str], Loss]
+    document: Refs
+    max_depth: int
+    max_work: int
+    work: int
+
+    def parameter(self, schema: Any, path: str, nesting: int) -> Draft:
+        raise NotImplementedError
+
+    def finish(self, draft: Draft) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def spend(self) -> None:
+        raise NotImplementedError
+
+    # -- top-level parameters ------------------------------------------------------------------------------
+    def shared_parameter(self, schema: Any, path: str) -> Draft:
+        """``parameter`` for a property of the root, walked once per memo; later a placeholder draft that
+        :meth:`finish_shared` replaces with the finished node."""
+        assert self.memo is not None
+        identity = _identity(schema)
+        key = (identity, path, self.max_depth, type(self))
+        entry = self.memo.parameters.get(key)
+        if self._reusable(entry, schema, by_content=identity.__class__ is tuple):
+            assert entry is not None
+            self.work += entry.walk_work
+            if self.work > self.max_work:
+                self.spend()
+            self._replay(entry.walk_losses)
+            return {"$path": path, "$readOnly": True} if entry.read_only else {"$path": path, "$shared": entry}
+        saved, work, self.losses, self.located = self.losses, self.work, {}, {}
+        try:
+            draft = self.parameter(schema, path, 1)
+            located = tuple(self.located.items())
+        finally:
+            walked, self.losses, self.located = self.losses, saved, None
+        entry = _Parameter(schema, located, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
+        self.memo.parameters[key] = entry
+        self._replay(entry.walk_losses)
+        if not entry.read_only:
+            draft["$shared"] = entry
+        return draft
+
+    def finish_shared(self, draft: Draft) -> dict[str, Any]:
+        """Finish a shared parameter's draft once; later, the finished node, its losses and work replayed."""
+        entry: _Parameter = draft.pop("$shared")
+        if entry.finished is not None:
+            self.work += entry.finish_work
+            if self.work > self.max_work:
+                self.spend()
+            self._replay(entry.finish_losses)
+            return entry.finished
+        saved, work, self.losses = self.losses, self.work, {}
+        try:
+            finished = self.finish(draft)
+        finally:
+            done, self.losses = self.losses, saved
+        entry.finish_losses, entry.finish_work, entry.finished = tuple(done.values()), self.work - work, finished
+        self._replay(entry.finish_losses)
+        return finished
+
+    def _reusable(self, entry: _Parameter | None, schema: Any, *, by_content: bool) -> bool:
+        """Whether ``entry`` is this schema, fully lowered, and its references still read the same."""
+        if entry is None or (not entry.read_only and entry.finished is None):
+            return False
+        if entry.source is not schema and not by_content:
+            return False
+        return self._same_targets(entry.located)
+
+    # -- shared steps ------------------------------------------------------------------------------------
+    def _same_targets(self, located: Located) -> bool:
+        try:
+            return all(self.document.locate(ref)[1] is target for ref, target in located)
+        except SchemaError:
+            return False
+
+    def _replay(self, losses: tuple[Loss, ...]) -> None:
+        for loss in losses:
+            self.losses.setdefault((loss.path, loss.keyword, loss.reason), loss)
+
+
+def _identity(schema: Any) -> Any:
+    """What makes two parameter schemas the same: their content when they hold only scalars (a ``$ref`` with a
+    description, built afresh for each operation), keys in order and values with their types; else identity."""
+    if schema.__class__ is dict and all(value.__class__ in _SCALARS for value in schema.values()):
+        return tuple((key, value.__class__, value) for key, value in schema.items())
+    return id(schema)
