@@ -112,7 +112,8 @@ def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
     for rule in CATALOGUE:
         if rule.code in FIELD_RULES:
             for group in kept:
-                for lint_ in _group_findings(rule, group):
+                cached = group.findings.get(rule.code)
+                for lint_ in _group_findings(rule, group) if cached is None else cached:
                     found.setdefault((rule.code, lint_.path), lint_)
             continue
         for path, message, fix, *severity in rule.check(subject):

@@ -4,9 +4,9 @@ A top-level parameter (a property of an OpenAPI ``args_schema``) is walked and f
 later tools reuse the finished node itself (nodes are shared, so a lowered schema must never be mutated).
 Reuse replays what the first lowering recorded, in the same order: its losses (each once, the first kept)
 and its work (so the budget runs out exactly where it would). It applies only where the result cannot
-depend on anything else: the same schema object (or, for a parameter of scalars only, such as a ``$ref`` with
-a description built afresh for each operation, the same content) and every reference it read pointing at the
-same schema. A root shares only when it says nothing but ``type``, ``properties``, ``required``,
+depend on anything else: the same schema (the same object, or the same JSON text, keys in order, for one
+built afresh for each operation, such as a ``$ref`` with the operation's description) and every reference it
+read pointing at the same schema. A root shares only when it says nothing but ``type``, ``properties``, ``required``,
 ``additionalProperties``, ``$defs``, ``description`` and ``title``: then each property is lowered on its own
 (with its own node budget) and finished as it is, whatever its siblings.
 
@@ -16,6 +16,7 @@ remaining reference depth, few of them repeat, and recording them cost more than
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,6 @@ from toolkit._refs import Refs
 __all__ = ["SHAREABLE_ROOT", "Memo", "SharedWalk"]
 
 SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
-_SCALARS = (str, int, float, bool, type(None))
 Located = tuple[tuple[Any, Any], ...]
 
 
@@ -35,8 +35,6 @@ Located = tuple[tuple[Any, Any], ...]
 class _Parameter:
     """One top-level parameter lowered once: what the walk and the finish produced and cost."""
 
-    source: Any
-    """The parameter's schema (kept, so its id cannot be reused while the memo lives)."""
     located: Located
     """Every ``$ref`` the walk read, with the schema it pointed at (checked again before reuse)."""
     walk_losses: tuple[Loss, ...]
@@ -52,7 +50,10 @@ class Memo:
     """Work shared by the lowerings of the tools of one document (their ``$defs`` names must mean the same
     schemas). Finished parameter nodes are shared between tools: never mutate a lowered schema."""
 
-    parameters: dict[tuple[Any, str, int, type], _Parameter] = field(default_factory=dict)
+    parameters: dict[tuple[int, str, int, type], tuple[Any, _Parameter]] = field(default_factory=dict)
+    """By the parameter schema's identity (the schema kept beside, so its id cannot be reused)."""
+    by_content: dict[tuple[Any, ...], _Parameter] = field(default_factory=dict)
+    """By the parameter schema's JSON text (keys in order), for schemas built afresh for each operation."""
 
 
 class SharedWalk:
@@ -79,12 +80,22 @@ class SharedWalk:
     def shared_parameter(self, schema: Any, path: str) -> Draft:
         """``parameter`` for a property of the root, walked once per memo; later a placeholder draft that
         :meth:`finish_shared` replaces with the finished node."""
-        assert self.memo is not None
-        identity = _identity(schema)
-        key = (identity, path, self.max_depth, type(self))
-        entry = self.memo.parameters.get(key)
-        if self._reusable(entry, schema, by_content=identity.__class__ is tuple):
-            assert entry is not None
+        memo = self.memo
+        assert memo is not None
+        rest = (path, self.max_depth, type(self))
+        key = (id(schema), *rest)
+        found = memo.parameters.get(key)
+        entry = found[1] if found is not None and found[0] is schema and self._reusable(found[1]) else None
+        content: tuple[Any, ...] | None = None
+        if entry is None:  # not this object: perhaps the same JSON, built afresh for another operation
+            text = _content(schema)
+            content = None if text is None else (text, *rest)
+            entry = memo.by_content.get(content) if content is not None else None
+            if entry is not None and self._reusable(entry):
+                memo.parameters[key] = (schema, entry)
+            else:
+                entry = None
+        if entry is not None:
             self.work += entry.walk_work
             if self.work > self.max_work:
                 self.spend()
@@ -96,8 +107,10 @@ class SharedWalk:
             located = tuple(self.located.items())
         finally:
             walked, self.losses, self.located = self.losses, saved, None
-        entry = _Parameter(schema, located, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
-        self.memo.parameters[key] = entry
+        entry = _Parameter(located, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
+        memo.parameters[key] = (schema, entry)
+        if content is not None:
+            memo.by_content[content] = entry
         self._replay(entry.walk_losses)
         if not entry.read_only:
             draft["$shared"] = entry
@@ -121,11 +134,9 @@ class SharedWalk:
         self._replay(entry.finish_losses)
         return finished
 
-    def _reusable(self, entry: _Parameter | None, schema: Any, *, by_content: bool) -> bool:
-        """Whether ``entry`` is this schema, fully lowered, and its references still read the same."""
-        if entry is None or (not entry.read_only and entry.finished is None):
-            return False
-        if entry.source is not schema and not by_content:
+    def _reusable(self, entry: _Parameter) -> bool:
+        """Whether ``entry`` is fully lowered and its references still read the same."""
+        if not entry.read_only and entry.finished is None:
             return False
         return self._same_targets(entry.located)
 
@@ -141,9 +152,10 @@ class SharedWalk:
             self.losses.setdefault((loss.path, loss.keyword, loss.reason), loss)
 
 
-def _identity(schema: Any) -> Any:
-    """What makes two parameter schemas the same: their content when they hold only scalars (a ``$ref`` with a
-    description, built afresh for each operation), keys in order and values with their types; else identity."""
-    if schema.__class__ is dict and all(value.__class__ in _SCALARS for value in schema.values()):
-        return tuple((key, value.__class__, value) for key, value in schema.items())
-    return id(schema)
+def _content(schema: Any) -> str | None:
+    """A parameter schema's JSON text, keys in order (``None`` for what JSON cannot spell): two schemas of one
+    JSON document with the same text lower alike (``1`` and ``1.0``, ``true`` and ``1`` are told apart)."""
+    try:
+        return json.dumps(schema, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return None

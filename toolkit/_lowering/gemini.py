@@ -267,6 +267,8 @@ def enum_text(value: Any) -> str:
 
     The validator reads the same text back (``"2"`` → ``2``), so the model can send what it was shown.
     """
+    if value.__class__ is int:  # the common case (integer enums), as json.dumps spells it, without its overhead
+        return repr(value)
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
