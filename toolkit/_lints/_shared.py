@@ -28,7 +28,6 @@ __all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs", "declaration_
 
 SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
 """Root keywords that leave the root its own only container: its fields are its properties' fields, in order."""
-_SCALARS = (str, int, float, bool, type(None))
 
 
 class RecordingRefs(Refs):
@@ -62,25 +61,27 @@ class LintMemo:
     """Top-level parameters already judged, and lowered nodes already measured, for the tools of one document
     (their ``$defs`` names must mean the same schemas)."""
 
-    groups: dict[tuple[Any, str], Group] = field(default_factory=dict)
+    groups: dict[tuple[int, str], Group] = field(default_factory=dict)
+    """By the property schema's identity (kept in :attr:`Group.source`) and name."""
+    by_content: dict[tuple[str, str], Group] = field(default_factory=dict)
+    """By the property schema's JSON text (keys in order) and name, for schemas built afresh per operation."""
     sizes: dict[int, tuple[Any, int]] = field(default_factory=dict)
 
     def group(self, refs: Refs, name: str, schema: Any) -> Group | None:
         """The fields of the property ``name`` (``None`` when the property is not an object schema)."""
-        key = (_identity(schema), name)
+        key = (id(schema), name)
         found = self.groups.get(key)
-        if found is not None and (found.source is schema or key[0].__class__ is tuple) and _same(refs, found):
+        if found is not None and found.source is schema and _same(refs, found):
             return found
-        recording = RecordingRefs(refs.root)
-        resolved = follow(schema, recording)
-        if not isinstance(resolved, Mapping):
-            return None
-        text = resolved.get("description")
-        text = text if isinstance(text, str) else ""
-        fields = (Field(name, name, resolved, 1, text, read(text)), *walk(recording, resolved, name, 2))
-        found = Group(schema, recording, fields)
-        self.groups[key] = found
-        return found
+        text = _content(schema)  # not this object: perhaps the same JSON, built afresh for another operation
+        found = self.by_content.get((text, name)) if text is not None else None
+        if found is None or not _same(refs, found):
+            found = _walk_group(refs, name, schema)
+            if text is not None:
+                self.by_content[(text, name)] = found
+        if found.source is schema:
+            self.groups[key] = found
+        return found if found.fields else None
 
     def size(self, node: Any) -> int:
         """The size of a lowered node as compact UTF-8 JSON, measured once per node."""
@@ -109,12 +110,24 @@ def _json_size(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8"))
 
 
-def _identity(schema: Any) -> Any:
-    """A scalar-only schema (a ``$ref`` with a description, built afresh per operation) by content, in order and
-    with its values' types; anything else by identity (kept alive in :attr:`Group.source`)."""
-    if schema.__class__ is dict and all(value.__class__ in _SCALARS for value in schema.values()):
-        return tuple((key, value.__class__, value) for key, value in schema.items())
-    return id(schema)
+def _walk_group(refs: Refs, name: str, schema: Any) -> Group:
+    """Walk one property's fields as :func:`~toolkit._lints._subject.walk` would (none for a non-object)."""
+    recording = RecordingRefs(refs.root)
+    resolved = follow(schema, recording)
+    if not isinstance(resolved, Mapping):
+        return Group(schema, recording, ())
+    text = resolved.get("description")
+    text = text if isinstance(text, str) else ""
+    fields = (Field(name, name, resolved, 1, text, read(text)), *walk(recording, resolved, name, 2))
+    return Group(schema, recording, fields)
+
+
+def _content(schema: Any) -> str | None:
+    """A property schema's JSON text, keys in order (``None`` for what JSON cannot spell)."""
+    try:
+        return json.dumps(schema, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def _same(refs: Refs, group: Group) -> bool:
