@@ -100,11 +100,11 @@ def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
     refs = Refs(schema)
     groups = [memo.group(refs, name, sub) for name, sub in schema["properties"].items()]
     kept = [group for group in groups if group is not None]
-    subject = Subject(
+    subject = Subject(  # for the tool-level rules, which read no field below the top level
         contract.name,
         contract.description or "",
         schema,
-        tuple(f for group in kept for f in group.fields),
+        tuple(group.fields[0] for group in kept),
         refs,
         _declaration_size(tool, memo),
     )
@@ -131,6 +131,7 @@ def _group_findings(rule: Rule, group: Group) -> tuple[Lint, ...]:
             level = severity[0] if severity else rule.severity
             found.setdefault(path, Lint(rule.code, rule.slug, level, path, message, fix))
         cached = group.findings[rule.code] = tuple(found.values())
+        group.read = None  # the rule may have read more references: list them again before the next reuse
     return cached
 
 
@@ -302,4 +303,5 @@ FIELD_RULES = frozenset(
     | {"TK801", "TK802", "TK803", "TK804", "TK805"}
 )
 """The rules that judge each field alone (from its schema, name, path, depth and words, references resolved):
-their findings for a top-level parameter's fields are the same in every tool that has that parameter."""
+their findings for a top-level parameter's fields are the same in every tool that has that parameter. The
+others judge the tool (name, description, size, the number of top-level parameters, the framework's schema)."""

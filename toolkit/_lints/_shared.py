@@ -22,7 +22,7 @@ from toolkit._contract import Lint
 from toolkit._exceptions import SchemaError
 from toolkit._lints._subject import Field, walk
 from toolkit._lints._words import read
-from toolkit._refs import Refs, follow
+from toolkit._refs import Refs, follow, tokens
 
 __all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs", "declaration_size"]
 
@@ -54,6 +54,8 @@ class Group:
     refs: RecordingRefs
     fields: tuple[Field, ...]
     findings: dict[str, tuple[Lint, ...]] = field(default_factory=dict)
+    read: tuple[tuple[str, str | None, Any], ...] | None = None
+    """The references read, once the group is reused: text, ``$defs`` name (if plain) and target."""
 
 
 @dataclass(slots=True)
@@ -131,7 +133,25 @@ def _content(schema: Any) -> str | None:
 
 
 def _same(refs: Refs, group: Group) -> bool:
+    """Whether every reference the group read still points at the same schema (plain ``#/$defs/Name`` ones by
+    a dictionary lookup)."""
+    defs = refs.root.get("$defs")
+    defs = defs if defs.__class__ is dict else {}
+    read = group.read
+    if read is None:
+        read = group.read = tuple((ref, _def_name(ref), target) for ref, target in group.refs.read.items())
     try:
-        return all(refs.lookup(ref) is target for ref, target in group.refs.read.items())
+        for ref, name, target in read:
+            if (defs.get(name) if name is not None else refs.lookup(ref)) is not target:
+                return False
     except SchemaError:
         return False
+    return True
+
+
+def _def_name(ref: str) -> str | None:
+    try:
+        path = tokens(ref)
+    except SchemaError:
+        return None
+    return path[1] if len(path) == 2 and path[0] == "$defs" else None

@@ -23,12 +23,13 @@ from typing import Any
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._merge import Draft
-from toolkit._refs import Refs
+from toolkit._refs import Refs, tokens
 
 __all__ = ["SHAREABLE_ROOT", "Memo", "SharedWalk"]
 
 SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
-Located = tuple[tuple[Any, Any], ...]
+Located = tuple[tuple[str, str | None, Any], ...]
+"""Each reference read: its text, its ``$defs`` name when it is a plain ``#/$defs/Name``, and its target."""
 
 
 @dataclass(slots=True)
@@ -36,7 +37,7 @@ class _Parameter:
     """One top-level parameter lowered once: what the walk and the finish produced and cost."""
 
     located: Located
-    """Every ``$ref`` the walk read, with the schema it pointed at (checked again before reuse)."""
+    """Every ``$ref`` the walk read, with the schema it pointed at (checked again before each reuse)."""
     walk_losses: tuple[Loss, ...]
     walk_work: int
     read_only: bool
@@ -104,7 +105,7 @@ class SharedWalk:
         saved, work, self.losses, self.located = self.losses, self.work, {}, {}
         try:
             draft = self.parameter(schema, path, 1)
-            located = tuple(self.located.items())
+            located = tuple((ref, _def_name(ref), target) for ref, target in self.located.items())
         finally:
             walked, self.losses, self.located = self.losses, saved, None
         entry = _Parameter(located, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
@@ -142,14 +143,29 @@ class SharedWalk:
 
     # -- shared steps ------------------------------------------------------------------------------------
     def _same_targets(self, located: Located) -> bool:
+        defs = self.document.root.get("$defs")
+        defs = defs if defs.__class__ is dict else {}
         try:
-            return all(self.document.locate(ref)[1] is target for ref, target in located)
+            for ref, name, target in located:
+                found = defs.get(name) if name is not None else self.document.locate(ref)[1]
+                if found is not target:
+                    return False
         except SchemaError:
             return False
+        return True
 
     def _replay(self, losses: tuple[Loss, ...]) -> None:
         for loss in losses:
             self.losses.setdefault((loss.path, loss.keyword, loss.reason), loss)
+
+
+def _def_name(ref: str) -> str | None:
+    """The ``$defs`` name a reference reads (``#/$defs/Name``), checked by a dictionary lookup before reuse."""
+    try:
+        path = tokens(ref)
+    except SchemaError:
+        return None
+    return path[1] if len(path) == 2 and path[0] == "$defs" else None
 
 
 def _content(schema: Any) -> str | None:
