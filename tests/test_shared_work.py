@@ -137,3 +137,34 @@ def test_lint_memo_follows_what_references_mean() -> None:
     again = _tool({"limit": {"type": "integer"}, "created_since": prop}, plain, memo, lints)
     assert again.lints == lint(again)
     assert [x.path for x in again.lints if x.code == "TK102"] == ["limit"]
+
+
+def test_operations_sharing_definitions_get_their_own_defs() -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            f"/p{i}": {
+                "post": {
+                    "operationId": f"op{i}",
+                    "description": "Create a pet.",
+                    "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 9}}],
+                    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+                }
+            }
+            for i in range(3)
+        },
+        "components": {
+            "schemas": {
+                "Pet": {"type": "object", "properties": {"tag": {"$ref": "#/components/schemas/Tag"}}},
+                "Tag": {"type": "string", "example": "x"},
+            }
+        },
+    }
+    tools = list(tk.from_openapi(spec, "pets", select="all"))
+    assert len(tools) == 3
+    defs = [tool.contract.args_schema["$defs"] for tool in tools]
+    assert defs[0] == defs[1] == defs[2]
+    assert defs[0] is not defs[1]
+    assert tools[0].losses == tools[1].losses == tools[2].losses
+    assert tools[0].contract.args_schema["properties"]["limit"] is tools[2].contract.args_schema["properties"]["limit"]
