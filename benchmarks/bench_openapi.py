@@ -9,7 +9,8 @@ current description. For each, in fresh subprocesses (wall time of the whole pro
 * ``toolkit``     - ``from_openapi(path, select="all")`` (every operation lowered, linted, bundled);
 * ``google-adk``  - ``OpenAPIToolset(spec_str=...)`` + ``get_tools()`` in its own venv
   (``benchmarks/.cache/adk-venv``), under an address-space cap and a timeout, since it can exhaust memory;
-* in process, after imports, best of three, the parse and ``from_openapi`` alternating: once with
+* in process, after imports, the parse and ``from_openapi`` alternating (``--rounds``, default 3: the best
+  ``from_openapi`` of three, the best parse of nine, since one preemption doubles a 10 ms parse): once with
   ``select="all"`` and once with every operation described through the overrides (documents that lack
   descriptions, Discord, are then lowered in full, as ADK does); each in its own child, for its own peak RSS.
 
@@ -87,7 +88,7 @@ import gc, time
 import toolkit as tk
 tk.from_openapi({"get": {"operationId": "warm", "description": "Warm the imports.",
                  "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}}, "warm", select="all")
-path, selection = sys.argv[1], sys.argv[2]
+path, selection, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 overrides = None
 if selection == "described":
     # Documents without descriptions (Discord) refuse most operations; describing every operation through
@@ -96,12 +97,13 @@ if selection == "described":
                  for item in parse(path).get("paths", {}).values() if isinstance(item, dict)
                  for op in item.values() if isinstance(op, dict) and op.get("operationId")}
 loads, build = [], []
-for _ in range(3):  # best of three of each, alternating, so a noisy neighbour does not decide the ratio
-    t = time.perf_counter()
-    doc = parse(path)
-    loads.append(time.perf_counter() - t)
-    del doc
-    gc.collect()
+for _ in range(ROUNDS):  # alternating, so a noisy neighbour does not decide the ratio; best of each kept
+    for _ in range(3):  # the parse is short: one preemption would double it, so it gets three tries a round
+        t = time.perf_counter()
+        doc = parse(path)
+        loads.append(time.perf_counter() - t)
+        del doc
+        gc.collect()
     t = time.perf_counter()
     toolset = tk.from_openapi(path, "bench", select="all", overrides=overrides)
     build.append(time.perf_counter() - t)
@@ -151,6 +153,7 @@ def run(argv: list[str], timeout: float) -> dict[str, Any]:
 def measure(kind: str, spec: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Measure in a fresh helper process so RUSAGE_CHILDREN's peak is this measurement's alone."""
     helper = [sys.executable, __file__, "--child", kind, str(spec), str(args.adk_cap_gib), str(args.adk_timeout)]
+    helper.append(str(args.rounds))
     done = subprocess.run(helper, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return {"failed": (done.stderr.strip().splitlines() or ["?"])[-1][:120]}
@@ -164,13 +167,13 @@ def best(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return min(ok, key=lambda r: float(r["wall_s"])) if ok else runs[0]
 
 
-def child(kind: str, spec: str, cap_gib: str, timeout: str) -> None:
+def child(kind: str, spec: str, cap_gib: str, timeout: str, rounds: str) -> None:
     if kind == "floor":
         result = run([sys.executable, "-c", FLOOR, spec], 600)
     elif kind == "toolkit":
         result = run([sys.executable, "-c", TOOLKIT, spec], 600)
     elif kind in ("all", "described"):
-        result = run([sys.executable, "-c", IN_PROCESS, spec, kind], 600)
+        result = run([sys.executable, "-c", IN_PROCESS, spec, kind, str(rounds)], 600)
     else:
         result = run([str(ADK_PYTHON), "-c", ADK, spec, cap_gib], float(timeout))
     print(json.dumps(result))
@@ -196,7 +199,8 @@ def main() -> None:
     parser.add_argument("--adk-cap-gib", type=int, default=6, help="address-space cap for each ADK run")
     parser.add_argument("--adk-timeout", type=float, default=300, help="seconds before an ADK run is stopped")
     parser.add_argument("--repeat", type=int, default=3, help="whole-process runs of the parse and toolkit (best)")
-    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=3, help="in-process rounds (best from_openapi of them)")
+    parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     parser.add_argument("--only", nargs="*", default=None, help="spec names to run (default: every one)")
     args = parser.parse_args()
     if args.child:
@@ -204,8 +208,8 @@ def main() -> None:
         return
     if not args.no_adk and not ADK_PYTHON.exists():
         sys.exit("google-adk venv missing: run benchmarks/setup_openapi.sh (or pass --no-adk)")
-    print("whole process (wall, peak RSS); in process after imports, best of 3: parse ms, then for select='all' and")
-    print("for every operation described through overrides: from_openapi ms, ratio to the parse, peak MiB, tools")
+    print(f"whole process (wall, peak RSS); in process after imports, best of {args.rounds}: parse ms, then for")
+    print("select='all' and for every operation described through overrides: from_openapi ms, ratio, peak MiB, tools")
     print(
         f"{'spec':26} {'MiB':>4} {'parse':>16} {'toolkit':>16} {'google-adk':>16} {'adk/tk':>7} "
         f"{'parse ms':>8} | {'all ms':>7} {'ratio':>7} {'MiB':>5}  {'tools':>5} | "

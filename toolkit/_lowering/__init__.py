@@ -48,7 +48,7 @@ from typing import Any
 from toolkit._contract import Policy, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import DIALECT_SLUGS, Dialect, DialectRefusal, Lowered, Payload, refuse, root_refusal
-from toolkit._lowering._walker import Memo
+from toolkit._lowering._shared import Memo
 from toolkit._lowering.anthropic import ANTHROPIC
 from toolkit._lowering.gemini import GEMINI
 from toolkit._lowering.gemini_json import GEMINI_JSON

@@ -59,7 +59,7 @@ from toolkit._lowering._merge import Draft, copy_draft, merge_into
 from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, SharedWalk
 from toolkit._refs import Refs, check_references
 
-__all__ = ["Memo", "Site", "Walker"]
+__all__ = ["Site", "Walker"]
 
 KeywordMethod = Callable[["Walker", str, Any, "Site"], None]
 

@@ -40,7 +40,8 @@ from toolkit._contract import TOOL_NAME, Policy, ToolContract
 from toolkit._exceptions import ToolkitError
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
-from toolkit._lowering._walker import Memo, Site, Walker
+from toolkit._lowering._shared import Memo
+from toolkit._lowering._walker import Site, Walker
 
 __all__ = [
     "FORMATS",
