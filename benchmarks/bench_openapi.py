@@ -13,6 +13,7 @@ current description. For each, in fresh subprocesses (wall time of the whole pro
   ``from_openapi`` of three, the best parse of nine, since one preemption doubles a 10 ms parse): once with
   ``select="all"`` and once with every operation described through the overrides (documents that lack
   descriptions, Discord, are then lowered in full, as ADK does); each in its own child, for its own peak RSS.
+  ``--cpu`` times them in CPU time instead of wall time, for a machine crowded by other work.
 
 ``parse`` and ``toolkit`` whole-process runs are repeated (``--repeat``, best kept); each ADK run is
 measured once (it takes tens of seconds, so noise matters less).
@@ -89,6 +90,7 @@ import toolkit as tk
 tk.from_openapi({"get": {"operationId": "warm", "description": "Warm the imports.",
                  "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}}, "warm", select="all")
 path, selection, ROUNDS = sys.argv[1], sys.argv[2], int(sys.argv[3])
+clock = time.process_time if sys.argv[4] == "cpu" else time.perf_counter
 overrides = None
 if selection == "described":
     # Documents without descriptions (Discord) refuse most operations; describing every operation through
@@ -99,14 +101,14 @@ if selection == "described":
 loads, build = [], []
 for _ in range(ROUNDS):  # alternating, so a noisy neighbour does not decide the ratio; best of each kept
     for _ in range(3):  # the parse is short: one preemption would double it, so it gets three tries a round
-        t = time.perf_counter()
+        t = clock()
         doc = parse(path)
-        loads.append(time.perf_counter() - t)
+        loads.append(clock() - t)
         del doc
         gc.collect()
-    t = time.perf_counter()
+    t = clock()
     toolset = tk.from_openapi(path, "bench", select="all", overrides=overrides)
-    build.append(time.perf_counter() - t)
+    build.append(clock() - t)
     tools = len(toolset)
     del toolset
     gc.collect()
@@ -153,7 +155,7 @@ def run(argv: list[str], timeout: float) -> dict[str, Any]:
 def measure(kind: str, spec: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Measure in a fresh helper process so RUSAGE_CHILDREN's peak is this measurement's alone."""
     helper = [sys.executable, __file__, "--child", kind, str(spec), str(args.adk_cap_gib), str(args.adk_timeout)]
-    helper.append(str(args.rounds))
+    helper.append(f"{args.rounds}:{'cpu' if args.cpu else 'wall'}")
     done = subprocess.run(helper, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return {"failed": (done.stderr.strip().splitlines() or ["?"])[-1][:120]}
@@ -173,7 +175,7 @@ def child(kind: str, spec: str, cap_gib: str, timeout: str, rounds: str) -> None
     elif kind == "toolkit":
         result = run([sys.executable, "-c", TOOLKIT, spec], 600)
     elif kind in ("all", "described"):
-        result = run([sys.executable, "-c", IN_PROCESS, spec, kind, str(rounds)], 600)
+        result = run([sys.executable, "-c", IN_PROCESS, spec, kind, *rounds.split(":")], 600)
     else:
         result = run([str(ADK_PYTHON), "-c", ADK, spec, cap_gib], float(timeout))
     print(json.dumps(result))
@@ -200,6 +202,7 @@ def main() -> None:
     parser.add_argument("--adk-timeout", type=float, default=300, help="seconds before an ADK run is stopped")
     parser.add_argument("--repeat", type=int, default=3, help="whole-process runs of the parse and toolkit (best)")
     parser.add_argument("--rounds", type=int, default=3, help="in-process rounds (best from_openapi of them)")
+    parser.add_argument("--cpu", action="store_true", help="in-process times in CPU time (on a crowded machine)")
     parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     parser.add_argument("--only", nargs="*", default=None, help="spec names to run (default: every one)")
     args = parser.parse_args()
@@ -208,8 +211,9 @@ def main() -> None:
         return
     if not args.no_adk and not ADK_PYTHON.exists():
         sys.exit("google-adk venv missing: run benchmarks/setup_openapi.sh (or pass --no-adk)")
-    print(f"whole process (wall, peak RSS); in process after imports, best of {args.rounds}: parse ms, then for")
-    print("select='all' and for every operation described through overrides: from_openapi ms, ratio, peak MiB, tools")
+    clock = "CPU" if args.cpu else "wall"
+    print(f"whole process (wall, peak RSS); in process after imports ({clock} time), best of {args.rounds}: parse ms,")
+    print("then for select='all' and for every operation described: from_openapi ms, ratio, peak MiB, tools")
     print(
         f"{'spec':26} {'MiB':>4} {'parse':>16} {'toolkit':>16} {'google-adk':>16} {'adk/tk':>7} "
         f"{'parse ms':>8} | {'all ms':>7} {'ratio':>7} {'MiB':>5}  {'tools':>5} | "
