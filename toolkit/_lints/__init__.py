@@ -112,8 +112,8 @@ def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
     for rule in CATALOGUE:
         if rule.code in FIELD_RULES:
             for group in kept:
-                cached = group.findings.get(rule.code)
-                for lint_ in _group_findings(rule, group) if cached is None else cached:
+                findings = group.findings if group.judged else _judge(group)
+                for lint_ in findings[rule.code]:
                     found.setdefault((rule.code, lint_.path), lint_)
             continue
         for path, message, fix, *severity in rule.check(subject):
@@ -122,17 +122,17 @@ def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
     return tuple(found.values())
 
 
-def _group_findings(rule: Rule, group: Group) -> tuple[Lint, ...]:
-    cached = group.findings.get(rule.code)
-    if cached is None:
-        subject = Subject("", "", {}, group.fields, group.refs)
+def _judge(group: Group) -> dict[str, tuple[Lint, ...]]:
+    """Every field rule's findings for one top-level parameter's fields, in catalogue order, once."""
+    subject = Subject("", "", {}, group.fields, group.refs)
+    for rule in _FIELD_CATALOGUE:
         found: dict[str, Lint] = {}
         for path, message, fix, *severity in rule.check(subject):
             level = severity[0] if severity else rule.severity
             found.setdefault(path, Lint(rule.code, rule.slug, level, path, message, fix))
-        cached = group.findings[rule.code] = tuple(found.values())
-        group.read = None  # the rule may have read more references: list them again before the next reuse
-    return cached
+        group.findings[rule.code] = tuple(found.values())
+    group.judged, group.read = True, None  # the rules may have read more references: list them again
+    return group.findings
 
 
 def _framework_view(source: FrameworkSource | None) -> dict[str, Any]:
@@ -305,3 +305,4 @@ FIELD_RULES = frozenset(
 """The rules that judge each field alone (from its schema, name, path, depth and words, references resolved):
 their findings for a top-level parameter's fields are the same in every tool that has that parameter. The
 others judge the tool (name, description, size, the number of top-level parameters, the framework's schema)."""
+_FIELD_CATALOGUE = tuple(rule for rule in CATALOGUE if rule.code in FIELD_RULES)

@@ -35,8 +35,9 @@ class RecordingRefs(Refs):
 
     __slots__ = ("read",)
 
-    def __init__(self, root: Any) -> None:
-        super().__init__(root)
+    def __init__(self, refs: Refs) -> None:
+        super().__init__(refs.root)
+        self._found = refs._found  # the tool's own cache: what one group has read, the next reads for free
         self.read: dict[str, Any] = {}
 
     def locate(self, ref: Any, where: str | None = None) -> tuple[str, Any]:
@@ -54,6 +55,8 @@ class Group:
     refs: RecordingRefs
     fields: tuple[Field, ...]
     findings: dict[str, tuple[Lint, ...]] = field(default_factory=dict)
+    judged: bool = False
+    """Whether :attr:`findings` holds every field rule's findings."""
     read: tuple[tuple[str, str | None, Any], ...] | None = None
     """The references read, once the group is reused: text, ``$defs`` name (if plain) and target."""
 
@@ -114,7 +117,7 @@ def _json_size(value: Any) -> int:
 
 def _walk_group(refs: Refs, name: str, schema: Any) -> Group:
     """Walk one property's fields as :func:`~toolkit._lints._subject.walk` would (none for a non-object)."""
-    recording = RecordingRefs(refs.root)
+    recording = RecordingRefs(refs)
     resolved = follow(schema, recording)
     if not isinstance(resolved, Mapping):
         return Group(schema, recording, ())

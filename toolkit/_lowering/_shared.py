@@ -36,8 +36,10 @@ Located = tuple[tuple[str, str | None, Any], ...]
 class _Parameter:
     """One top-level parameter lowered once: what the walk and the finish produced and cost."""
 
-    located: Located
+    located: dict[Any, Any]
     """Every ``$ref`` the walk read, with the schema it pointed at (checked again before each reuse)."""
+    checks: Located | None
+    """The same, ready to check (``$defs`` names read once), from the first reuse on."""
     walk_losses: tuple[Loss, ...]
     walk_work: int
     read_only: bool
@@ -105,10 +107,10 @@ class SharedWalk:
         saved, work, self.losses, self.located = self.losses, self.work, {}, {}
         try:
             draft = self.parameter(schema, path, 1)
-            located = tuple((ref, _def_name(ref), target) for ref, target in self.located.items())
+            located = self.located
         finally:
             walked, self.losses, self.located = self.losses, saved, None
-        entry = _Parameter(located, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
+        entry = _Parameter(located, None, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
         memo.parameters[key] = (schema, entry)
         if content is not None:
             memo.by_content[content] = entry
@@ -136,17 +138,15 @@ class SharedWalk:
         return finished
 
     def _reusable(self, entry: _Parameter) -> bool:
-        """Whether ``entry`` is fully lowered and its references still read the same."""
+        """Whether ``entry`` is fully lowered and every reference it read still points at the same schema."""
         if not entry.read_only and entry.finished is None:
             return False
-        return self._same_targets(entry.located)
-
-    # -- shared steps ------------------------------------------------------------------------------------
-    def _same_targets(self, located: Located) -> bool:
+        if entry.checks is None:
+            entry.checks = tuple((ref, _def_name(ref), target) for ref, target in entry.located.items())
         defs = self.document.root.get("$defs")
         defs = defs if defs.__class__ is dict else {}
         try:
-            for ref, name, target in located:
+            for ref, name, target in entry.checks:
                 found = defs.get(name) if name is not None else self.document.locate(ref)[1]
                 if found is not target:
                     return False
