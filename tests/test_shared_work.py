@@ -40,10 +40,21 @@ def toolset(request: pytest.FixtureRequest) -> tk.Toolset:
 
 def test_shared_lowering_is_the_fresh_lowering(toolset: tk.Toolset) -> None:
     assert len(toolset) > 50
+    memo = Memo()
     for tool in toolset:
-        fresh = lower(tool.contract.args_schema)
-        assert tool.parameters == fresh.schema or (tool.parameters is None and not fresh.schema["properties"])
-        assert tool.lowering_losses == fresh.losses, tool.name
+        shared, fresh = lower(tool.contract.args_schema, memo=memo), lower(tool.contract.args_schema)
+        assert shared.schema == fresh.schema, tool.name
+        assert shared.losses == fresh.losses, tool.name
+    assert memo.parameters
+
+
+def test_tools_are_the_tools_built_alone(toolset: tk.Toolset) -> None:
+    """The whole unshared path (lowering, budget, lints) gives every tool exactly as the shared one did."""
+    for tool in toolset:
+        alone = build_tool(tool.contract, policy=tool.policy)
+        assert alone.parameters == tool.parameters, tool.name
+        assert alone.lowering_losses == tool.lowering_losses, tool.name
+        assert alone.lints == tool.lints, tool.name
 
 
 def test_shared_lints_are_the_fresh_lints(toolset: tk.Toolset) -> None:
@@ -55,8 +66,8 @@ def test_shared_lints_are_the_fresh_lints(toolset: tk.Toolset) -> None:
         assert declaration_size(sizes, tool.name, tool.description, tool.parameters) == len(compact)
 
 
-@pytest.mark.parametrize("toolset", ["kubernetes-swagger2.json"], indirect=True)
-def test_tools_of_one_document_share_lowered_parameters(toolset: tk.Toolset) -> None:
+def test_tools_of_one_document_share_lowered_parameters() -> None:
+    toolset = tk.from_openapi(str(_spec("kubernetes-swagger2.json")), "corpus", select="all", budget=None)
     nodes: dict[str, list[int]] = {}
     for tool in toolset:
         for name, node in (tool.parameters or {}).get("properties", {}).items():
