@@ -16,8 +16,8 @@ from toolkit._context import ToolContext
 from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
-from toolkit._lints import lint
-from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Payload, lower, payload
+from toolkit._lints import LintMemo, lint
+from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, payload
 from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, check_budget, declaration_bytes, fit, tokens
 from toolkit._lowering.gemini import has_arguments
 from toolkit._refs import has_silent_objects
@@ -253,6 +253,8 @@ def build_tool(
     context_param: str | None = None,
     enforced: set[int] | None = None,
     budget: int | None = DEFAULT_BUDGET,
+    memo: Memo | None = None,
+    lint_memo: LintMemo | None = None,
 ) -> Tool:
     """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
     everything into a :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`.
@@ -261,12 +263,13 @@ def build_tool(
     A schema the validator could not enforce (an unreadable pattern, a malformed or superseded keyword, a
     bad reference) raises :class:`~toolkit.SchemaError` here, when the tool is built, not on a call.
     ``enforced`` (ids of schema nodes already checked, shared by the tools of one document) spares checking
-    shared definitions again. ``budget`` is the declaration's size budget in bytes unless the policy names
+    shared definitions again; ``memo`` and ``lint_memo`` (shared by the same tools) spare lowering and linting
+    their shared parameters again. ``budget`` is the declaration's size budget in bytes unless the policy names
     one (``None``: no budget); a declaration no reduction fits raises ``SchemaError`` (slug
     ``declaration_over_budget``).
     """
     policy = policy or Policy()
-    lowered = lower(contract.args_schema)  # reads every reference, as the validator will
+    lowered = lower(contract.args_schema, memo=memo)  # reads every reference, as the validator will
     check_enforceable(contract.args_schema, references=False, done=enforced)
     lowered, fitted = _fitted(contract, lowered, policy, budget)
     parameters = lowered.schema if has_arguments(contract) else None
@@ -281,7 +284,7 @@ def build_tool(
         converter=converter,
         context_param=context_param,
     )
-    return replace(tool, lints=lint(tool))
+    return replace(tool, lints=lint(tool, lint_memo))
 
 
 def _fitted(contract: ToolContract, lowered: Lowered, policy: Policy, budget: int | None) -> tuple[Lowered, BudgetFit]:

@@ -26,13 +26,14 @@ from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
 from toolkit._lints._promises import Finding
+from toolkit._lints._shared import SHAREABLE_ROOT, Group, LintMemo, declaration_size
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
 from toolkit._refs import Refs
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
 
-__all__ = ["CATALOGUE", "Field", "Finding", "Rule", "Subject", "lint"]
+__all__ = ["CATALOGUE", "FIELD_RULES", "Field", "Finding", "LintMemo", "Rule", "Subject", "lint"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +49,15 @@ class Rule:
     severity depends on how bad the finding is."""
 
 
-def lint(tool: Tool) -> tuple[Lint, ...]:
-    """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then parameter order."""
+def lint(tool: Tool, memo: LintMemo | None = None) -> tuple[Lint, ...]:
+    """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then parameter order.
+
+    ``memo`` (one :class:`LintMemo` for the tools of one document) judges each shared top-level parameter once.
+    """
     contract = tool.contract
     schema = contract.args_schema
+    if memo is not None and _shareable(tool):
+        return _lint_shared(tool, memo)
     refs = Refs(schema)
     fields = tuple(walk(refs, schema, "", 1))
     subject = Subject(
@@ -74,6 +80,61 @@ def lint(tool: Tool) -> tuple[Lint, ...]:
     return tuple(found.values())
 
 
+def _shareable(tool: Tool) -> bool:
+    """A tool whose fields are its root properties' fields (an OpenAPI ``args_schema``), with no framework."""
+    contract = tool.contract
+    schema = contract.args_schema
+    return (
+        contract.framework is None
+        and not contract.injected
+        and isinstance(schema.get("properties"), dict)
+        and schema.keys() <= SHAREABLE_ROOT
+    )
+
+
+def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
+    """:func:`lint` with the field rules' findings of each top-level parameter taken from (or put in) ``memo``;
+    the same findings in the same order, and rules run in the same order."""
+    contract = tool.contract
+    schema = contract.args_schema
+    refs = Refs(schema)
+    groups = [memo.group(refs, name, sub) for name, sub in schema["properties"].items()]
+    kept = [group for group in groups if group is not None]
+    subject = Subject(  # for the tool-level rules, which read no field below the top level
+        contract.name,
+        contract.description or "",
+        schema,
+        tuple(group.fields[0] for group in kept),
+        refs,
+        _declaration_size(tool, memo),
+    )
+    found: dict[tuple[str, str], Lint] = {}
+    for rule in CATALOGUE:
+        if rule.code in FIELD_RULES:
+            for group in kept:
+                findings = group.findings if group.judged else _judge(group)
+                for lint_ in findings[rule.code]:
+                    found.setdefault((rule.code, lint_.path), lint_)
+            continue
+        for path, message, fix, *severity in rule.check(subject):
+            level = severity[0] if severity else rule.severity
+            found.setdefault((rule.code, path), Lint(rule.code, rule.slug, level, path, message, fix))
+    return tuple(found.values())
+
+
+def _judge(group: Group) -> dict[str, tuple[Lint, ...]]:
+    """Every field rule's findings for one top-level parameter's fields, in catalogue order, once."""
+    subject = Subject("", "", {}, group.fields, group.refs)
+    for rule in _FIELD_CATALOGUE:
+        found: dict[str, Lint] = {}
+        for path, message, fix, *severity in rule.check(subject):
+            level = severity[0] if severity else rule.severity
+            found.setdefault(path, Lint(rule.code, rule.slug, level, path, message, fix))
+        group.findings[rule.code] = tuple(found.values())
+    group.judged, group.read = True, None  # the rules may have read more references: list them again
+    return group.findings
+
+
 def _framework_view(source: FrameworkSource | None) -> dict[str, Any]:
     """The framework schema's fields and references, walked like toolkit's; nothing if it cannot be read."""
     schema = source.schema if source is not None else None
@@ -84,6 +145,14 @@ def _framework_view(source: FrameworkSource | None) -> dict[str, Any]:
         return {"framework_fields": tuple(walk(refs, schema, "", 1)), "framework_refs": refs}
     except (ToolkitError, RecursionError):  # a framework schema toolkit cannot read is not compared
         return {}
+
+
+def _declaration_size(tool: Tool, memo: LintMemo) -> int | None:
+    """:func:`_declaration_bytes`, each lowered parameter node measured once per document."""
+    try:
+        return declaration_size(memo, tool.contract.name, tool.contract.description, tool.parameters)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def _declaration_bytes(tool: Tool) -> int | None:
@@ -228,3 +297,12 @@ CATALOGUE: Sequence[Rule] = (
     ),
 )
 """Every lint rule, in code order. Codes and slugs are stable: never renumber, only add."""
+
+FIELD_RULES = frozenset(
+    {"TK102", "TK103", "TK201", "TK202", "TK301", "TK401", "TK402", "TK501"}
+    | {"TK801", "TK802", "TK803", "TK804", "TK805"}
+)
+"""The rules that judge each field alone (from its schema, name, path, depth and words, references resolved):
+their findings for a top-level parameter's fields are the same in every tool that has that parameter. The
+others judge the tool (name, description, size, the number of top-level parameters, the framework's schema)."""
+_FIELD_CATALOGUE = tuple(rule for rule in CATALOGUE if rule.code in FIELD_RULES)

@@ -48,6 +48,7 @@ from typing import Any
 from toolkit._contract import Policy, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import DIALECT_SLUGS, Dialect, DialectRefusal, Lowered, Payload, refuse, root_refusal
+from toolkit._lowering._shared import Memo
 from toolkit._lowering.anthropic import ANTHROPIC
 from toolkit._lowering.gemini import GEMINI
 from toolkit._lowering.gemini_json import GEMINI_JSON
@@ -61,6 +62,7 @@ __all__ = [
     "Dialect",
     "DialectRefusal",
     "Lowered",
+    "Memo",
     "Payload",
     "dialect_named",
     "lower",
@@ -84,20 +86,28 @@ def dialect_named(dialect: str) -> Dialect:
         ) from None
 
 
-def lower(schema: Mapping[str, Any], dialect: str = "gemini", *, max_depth: int = DEFAULT_MAX_DEPTH) -> Lowered:
+def lower(
+    schema: Mapping[str, Any], dialect: str = "gemini", *, max_depth: int = DEFAULT_MAX_DEPTH, memo: Memo | None = None
+) -> Lowered:
     """Lower a JSON Schema 2020-12 to ``dialect``; raises :class:`~toolkit.SchemaError` for unreadable input.
 
     ``max_depth`` bounds how many ``$ref`` s are inlined inside one another on any path (``gemini``); deeper
-    references (recursive schemas) are cut to the target's bare type and reported as a loss.
+    references (recursive schemas) are cut to the target's bare type and reported as a loss. ``memo`` (one
+    :class:`Memo` for the tools of one document, whose ``$defs`` names mean the same schemas) lets ``gemini``
+    lower each shared top-level parameter once; the results are identical, and share their nodes.
     """
     rules = dialect_named(dialect)
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0:
         raise SchemaError(f"max_depth must be a non-negative integer, got {max_depth!r}", slug="bad_max_depth")
-    return _run(rules, schema, max_depth, Policy())
+    return _run(rules, schema, max_depth, Policy(), memo)
 
 
-def _run(rules: Dialect, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
+def _run(
+    rules: Dialect, schema: Mapping[str, Any], max_depth: int, policy: Policy, memo: Memo | None = None
+) -> Lowered:
     try:
+        if memo is not None and rules is GEMINI:
+            return GEMINI.lower(schema, max_depth, policy, memo)
         return rules.lower(schema, max_depth, policy)
     except RecursionError:  # only a value nested thousands deep (or a Python-level cycle) gets here
         raise SchemaError(

@@ -24,6 +24,9 @@ Decisions a reader should know:
   lowered again with half the reference depth (8, 4, 2, 1, 0) and a loss records the depth it got. The
   budget is per parameter, so one parameter's result never depends on its siblings. Anything else that
   grows past the budget raises ``SchemaError`` (slug ``schema_too_large``).
+* Because a top-level parameter is lowered on its own, the tools of one document can share the work: given a
+  :class:`~toolkit._lowering._shared.Memo`, each shared parameter is lowered once and replayed after, with
+  exactly the same result, losses and budget (see :mod:`toolkit._lowering._shared`).
 * Keywords that never constrain a value and have no place in a declaration are consumed without a loss:
   ``title`` (pydantic puts one on every field), ``$schema``, ``$id``, ``$anchor``, ``$dynamicAnchor``,
   ``$vocabulary``, ``$defs``/``definitions`` (inlined where referenced) and vendor extensions ``x-*``.
@@ -53,6 +56,7 @@ from toolkit._lowering._keywords import (
     number,
 )
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
+from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, SharedWalk
 from toolkit._refs import Refs, check_references
 
 __all__ = ["Site", "Walker"]
@@ -76,7 +80,7 @@ class Site(NamedTuple):
     out: Draft
 
 
-class Walker:
+class Walker(SharedWalk):
     """Walks one schema into a draft tree; a dialect subclass finishes it (single use, hidden by ``lower``)."""
 
     dispatch: ClassVar[dict[str, KeywordMethod]] = {}
@@ -85,7 +89,9 @@ class Walker:
         super().__init_subclass__(**kwargs)
         cls.dispatch = _build_dispatch(cls)
 
-    def __init__(self, root: Mapping[str, Any], *, max_depth: int, max_nesting: int, max_nodes: int) -> None:
+    def __init__(
+        self, root: Mapping[str, Any], *, max_depth: int, max_nesting: int, max_nodes: int, memo: Memo | None = None
+    ) -> None:
         if not isinstance(root, Mapping):
             raise SchemaError(f"a schema must be a JSON object, got {type(root).__name__}", slug="bad_schema")
         self.root = root
@@ -103,6 +109,9 @@ class Walker:
         """How many ``properties`` / ``items`` steps into the value the current path has taken."""
         self.checked: dict[int, int] = {}
         self.losses: dict[tuple[str, str, str], Loss] = {}
+        self.memo = memo if memo is not None and root.keys() <= SHAREABLE_ROOT else None
+        self.located: dict[Any, Any] | None = None
+        """While a shared parameter is walked: the references it read, with their targets."""
 
     # -- hooks for dialects ------------------------------------------------------------------------------
     def keep_format(self, value: str) -> bool:
@@ -269,6 +278,8 @@ class Walker:
             try:
                 if self.in_parameter:
                     draft = self.node(sub, where, site.nesting + 1)
+                elif self.memo is not None and site.schema is self.root:
+                    draft = self.shared_parameter(sub, where)
                 else:
                     draft = self.parameter(sub, where, site.nesting + 1)
             finally:
@@ -333,6 +344,8 @@ class Walker:
 
     def kw_ref(self, key: str, value: Any, site: Site) -> None:
         where, target = self.document.locate(value, site.path)
+        if self.located is not None:
+            self.located[value] = target
         for pointer, reads in reversed(self.inlining):
             if pointer == where:
                 if reads == self.reads:  # back at a reference being inlined, without reading into the value

@@ -40,6 +40,7 @@ from toolkit._contract import TOOL_NAME, Policy, ToolContract
 from toolkit._exceptions import ToolkitError
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
+from toolkit._lowering._shared import Memo
 from toolkit._lowering._walker import Site, Walker
 
 __all__ = [
@@ -135,6 +136,8 @@ class GeminiWalker(Walker):
 
     def finish(self, draft: Draft) -> dict[str, Any]:
         """Turn a draft into a node of the subset (recursively), reporting what has to change."""
+        if "$shared" in draft:
+            return self.finish_shared(draft)
         self.spend()
         path: str = draft.pop("$path", "")
         const = draft.pop("$const", False)
@@ -265,6 +268,8 @@ def enum_text(value: Any) -> str:
 
     The validator reads the same text back (``"2"`` → ``2``), so the model can send what it was shown.
     """
+    if value.__class__ is int:  # the common case (integer enums), as json.dumps spells it, without its overhead
+        return repr(value)
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
@@ -350,8 +355,8 @@ class GeminiDialect(GeminiCalls):
 
     name = "gemini"
 
-    def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
-        walker = GeminiWalker(schema, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES)
+    def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy, memo: Memo | None = None) -> Lowered:
+        walker = GeminiWalker(schema, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES, memo=memo)
         result, losses = walker.run()
         return Lowered(result, losses)
 

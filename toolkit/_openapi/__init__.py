@@ -232,7 +232,10 @@ def _tool(
         idempotency_key=flat.idempotency_key,
         form=flat.form,
     )
-    return build_tool(contract, policy=candidate.options.policy, enforced=ctx.enforced, budget=budget)
+    policy = candidate.options.policy
+    return build_tool(
+        contract, policy=policy, enforced=ctx.enforced, budget=budget, memo=ctx.lowering, lint_memo=ctx.lints
+    )
 
 
 def _description(candidate: Candidate) -> str:

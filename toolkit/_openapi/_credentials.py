@@ -29,6 +29,7 @@ overrides a false positive per operation with ``credentials: {keep: [name, ...]}
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ _DESCRIBED = re.compile(
 _DESCRIPTION_HEAD = 160
 
 
+@functools.lru_cache(maxsize=4096)  # a document repeats its parameter names across many operations
 def words(name: str) -> tuple[str, ...]:
     """The lower-case words of a name: split at separators and camelCase (``X-APIKey`` → ``x, api, key``)."""
     return tuple(word.lower() for word in _WORD.findall(name))
@@ -161,8 +163,11 @@ def _table_match(tokens: tuple[str, ...], location: str) -> str | None:
 
 
 def _described(description: Any) -> str | None:
-    if not isinstance(description, str):
-        return None
+    return _described_text(description) if isinstance(description, str) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _described_text(description: str) -> str | None:
     found = _DESCRIBED.match(description[:_DESCRIPTION_HEAD])
     return found.group(0).strip(" \t\n.:,;") if found else None
 
@@ -209,6 +214,7 @@ def classify(
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def is_idempotency_key(name: str, location: str) -> bool:
     """``Idempotency-Key`` (or ``X-Idempotency-Key``, ``IdempotencyKey``) in a header, query or body."""
     tokens = words(name)

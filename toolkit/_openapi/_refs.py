@@ -64,6 +64,7 @@ class Resolver:
         self._names: dict[str, str] = {}
         self._pointers: dict[str, str] = {}
         self._defs: dict[str, Definition | Refusal] = {}
+        self._closures: dict[frozenset[str], tuple[dict[str, Any], tuple[Loss, ...]] | Refusal] = {}
 
     # -- plain objects: parameters, request bodies, path items ------------------------------------------
     def lookup(self, ref: Any) -> Any:
@@ -113,7 +114,21 @@ class Resolver:
         return found
 
     def closure(self, roots: Iterable[str]) -> tuple[dict[str, Any], tuple[Loss, ...]]:
-        """Every definition reachable from ``roots`` (``$defs`` names), with their losses, cycles checked."""
+        """Every definition reachable from ``roots`` (``$defs`` names), with their losses, cycles checked
+        (memoised by the set of roots: many operations share one; each caller gets its own ``$defs`` dict)."""
+        key = frozenset(roots)
+        found = self._closures.get(key)
+        if found is None:
+            try:
+                found = self._closure(sorted(key))
+            except Refusal as refusal:
+                found = refusal
+            self._closures[key] = found
+        if isinstance(found, Refusal):
+            raise Refusal(found.slug, found.message)
+        return dict(found[0]), found[1]
+
+    def _closure(self, roots: Iterable[str]) -> tuple[dict[str, Any], tuple[Loss, ...]]:
         seen: dict[str, Definition] = {}
         todo = list(roots)
         while todo:

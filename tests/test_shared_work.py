@@ -1,0 +1,181 @@
+"""Work shared between the tools of one document gives exactly what a fresh, unshared run gives.
+
+The oracle is the unshared path itself: every tool of a real spec is lowered again from its ``args_schema``
+with no memo and compared (schema and losses, in order), and hand-made schemas check the edges (read-only
+properties, losses two parameters share, a reference that changed, the whole-lowering work budget).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toolkit as tk
+from toolkit._contract import ToolContract
+from toolkit._exceptions import SchemaError
+from toolkit._lints import LintMemo, lint
+from toolkit._lints._shared import declaration_size
+from toolkit._lowering import Memo, lower
+from toolkit._tool import build_tool
+
+pytestmark = pytest.mark.corpus
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "openapi"
+SHARED_SPECS = ["kubernetes-swagger2.json", "openai-3.1.json", "twilio-api-v2010.json"]
+
+
+def _spec(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"the shared corpus is absent ({path})")
+    return path
+
+
+@pytest.fixture(scope="module", params=SHARED_SPECS)
+def toolset(request: pytest.FixtureRequest) -> tk.Toolset:
+    return tk.from_openapi(str(_spec(request.param)), "corpus", select="all")
+
+
+def test_shared_lowering_is_the_fresh_lowering(toolset: tk.Toolset) -> None:
+    assert len(toolset) > 50
+    memo = Memo()
+    for tool in toolset:
+        shared, fresh = lower(tool.contract.args_schema, memo=memo), lower(tool.contract.args_schema)
+        assert shared.schema == fresh.schema, tool.name
+        assert shared.losses == fresh.losses, tool.name
+    assert memo.parameters
+
+
+def test_tools_are_the_tools_built_alone(toolset: tk.Toolset) -> None:
+    """The whole unshared path (lowering, budget, lints) gives every tool exactly as the shared one did."""
+    for tool in toolset:
+        alone = build_tool(tool.contract, policy=tool.policy)
+        assert alone.parameters == tool.parameters, tool.name
+        assert alone.lowering_losses == tool.lowering_losses, tool.name
+        assert alone.lints == tool.lints, tool.name
+
+
+def test_shared_lints_are_the_fresh_lints(toolset: tk.Toolset) -> None:
+    assert sum(len(tool.lints) for tool in toolset) > 10
+    sizes = LintMemo()
+    for tool in toolset:
+        assert tool.lints == lint(tool), tool.name
+        compact = json.dumps(tool.declaration, separators=(",", ":"), ensure_ascii=False).encode()
+        assert declaration_size(sizes, tool.name, tool.description, tool.parameters) == len(compact)
+
+
+def test_tools_of_one_document_share_lowered_parameters() -> None:
+    toolset = tk.from_openapi(str(_spec("kubernetes-swagger2.json")), "corpus", select="all", budget=None)
+    nodes: dict[str, list[int]] = {}
+    for tool in toolset:
+        for name, node in (tool.parameters or {}).get("properties", {}).items():
+            nodes.setdefault(name, []).append(id(node))
+    pretty = nodes["pretty"]
+    assert len(pretty) > 100
+    assert len(set(pretty)) < len(pretty) / 10
+
+
+def _root(properties: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "additionalProperties": False, "$defs": defs}
+
+
+def test_memo_keeps_losses_in_order_and_once() -> None:
+    defs = {
+        "Pet": {"type": "object", "properties": {"id": {"type": "integer", "readOnly": True}, "n": {"const": 3}}},
+        "Tag": {"type": "string", "examples": ["a"], "minLength": 1},
+    }
+    pet, tag, ro = {"$ref": "#/$defs/Pet"}, {"$ref": "#/$defs/Tag"}, {"type": "string", "readOnly": True}
+    schemas = [
+        _root({"tag": tag, "pet": pet, "ro": ro}, defs),
+        _root({"pet": pet, "again": pet, "tag": tag}, defs),
+        _root({"ro": ro, "tag": tag, "other": {"type": "integer", "exclusiveMinimum": 0}}, defs),
+        _root({"tag": tag, "pet": pet, "ro": ro}, defs),
+    ]
+    memo = Memo()
+    for schema in schemas:
+        shared, fresh = lower(schema, memo=memo), lower(schema)
+        assert shared.schema == fresh.schema
+        assert shared.losses == fresh.losses
+        assert len({(x.path, x.keyword, x.reason) for x in shared.losses}) == len(shared.losses)
+    assert len(memo.parameters) == 5  # tag, pet, ro, again, other: each lowered once
+
+
+def test_memo_is_not_reused_when_a_reference_means_another_schema() -> None:
+    memo, prop = Memo(), {"$ref": "#/$defs/A"}
+    first = lower(_root({"a": prop}, {"A": {"type": "string"}}), memo=memo)
+    second = lower(_root({"a": prop}, {"A": {"type": "integer", "minimum": 2}}), memo=memo)
+    assert first.schema["properties"]["a"] == {"type": "STRING"}
+    assert second.schema["properties"]["a"] == {"type": "INTEGER", "minimum": 2}
+
+
+def test_memo_counts_the_work_of_reused_parameters() -> None:
+    wide = {"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(9000)}}
+    props = {f"p{i}": wide for i in range(6)}
+    memo = Memo()
+    assert lower(_root(dict(list(props.items())[:3]), {}), memo=memo).schema["properties"]
+    with pytest.raises(SchemaError) as fresh:
+        lower(_root(props, {}))
+    with pytest.raises(SchemaError) as shared:
+        lower(_root(props, {}), memo=memo)
+    assert shared.value.slug == fresh.value.slug == "schema_too_large"
+    assert str(shared.value) == str(fresh.value)
+
+
+def test_a_root_that_merges_is_lowered_without_the_memo() -> None:
+    memo = Memo()
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"properties": {"a": {}}}]}
+    assert lower(schema, memo=memo) == lower(schema)
+    assert not memo.parameters
+
+
+def _tool(properties: dict[str, Any], defs: dict[str, Any], memo: Memo, lints: LintMemo) -> tk.Tool:
+    contract = ToolContract(name="t", description="Find things by their dates.", args_schema=_root(properties, defs))
+    return build_tool(contract, memo=memo, lint_memo=lints)
+
+
+def test_lint_memo_follows_what_references_mean() -> None:
+    memo, lints, prop = Memo(), LintMemo(), {"$ref": "#/$defs/When"}
+    plain = {"When": {"type": "string", "description": "Created since this date (YYYY-MM-DD)."}}
+    typed = {"When": {"type": "string", "format": "date", "description": "Created since this date (YYYY-MM-DD)."}}
+    first = _tool({"created_since": prop, "limit": {"type": "integer"}}, plain, memo, lints)
+    second = _tool({"created_since": prop, "limit": {"type": "integer"}}, typed, memo, lints)
+    assert {x.code for x in first.lints} >= {"TK804", "TK102"}
+    assert "TK804" not in {x.code for x in second.lints}
+    assert first.lints == lint(first)
+    assert second.lints == lint(second)
+    again = _tool({"limit": {"type": "integer"}, "created_since": prop}, plain, memo, lints)
+    assert again.lints == lint(again)
+    assert [x.path for x in again.lints if x.code == "TK102"] == ["limit"]
+
+
+def test_operations_sharing_definitions_get_their_own_defs() -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            f"/p{i}": {
+                "post": {
+                    "operationId": f"op{i}",
+                    "description": "Create a pet.",
+                    "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 9}}],
+                    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+                }
+            }
+            for i in range(3)
+        },
+        "components": {
+            "schemas": {
+                "Pet": {"type": "object", "properties": {"tag": {"$ref": "#/components/schemas/Tag"}}},
+                "Tag": {"type": "string", "example": "x"},
+            }
+        },
+    }
+    tools = list(tk.from_openapi(spec, "pets", select="all"))
+    assert len(tools) == 3
+    defs = [tool.contract.args_schema["$defs"] for tool in tools]
+    assert defs[0] == defs[1] == defs[2]
+    assert defs[0] is not defs[1]
+    assert tools[0].losses == tools[1].losses == tools[2].losses
+    assert tools[0].contract.args_schema["properties"]["limit"] is tools[2].contract.args_schema["properties"]["limit"]

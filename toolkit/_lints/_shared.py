@@ -1,0 +1,160 @@
+"""Lint work shared by the tools of one document: each top-level parameter is walked and judged once.
+
+Most rules judge one field at a time (``FIELD_RULES``), and a field's findings depend only on the top-level
+parameter it sits under (its schema and name) and on what its references point at. A :class:`LintMemo` keeps,
+per parameter, its fields (walked as :func:`~toolkit._lints._subject.walk` walks them) and each field rule's
+findings, and the references read on the way; a later tool reuses them when the same references still read
+the same schemas. Tool-level rules (name, description, size, parameter count, framework) run on every tool.
+
+The declaration's size is shared the same way: a lowered parameter node shared by several tools (see
+:class:`toolkit._lowering.Memo`) is serialised once, and JSON text being compositional, the declaration's size
+is its skeleton's plus each parameter's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit._contract import Lint
+from toolkit._exceptions import SchemaError
+from toolkit._lints._subject import Field, walk
+from toolkit._lints._words import read
+from toolkit._refs import Refs, follow, tokens
+
+__all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs", "declaration_size"]
+
+SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
+"""Root keywords that leave the root its own only container: its fields are its properties' fields, in order."""
+
+
+class RecordingRefs(Refs):
+    """The references of one schema, noting each one read (and what it pointed at) while a parameter is judged."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, refs: Refs) -> None:
+        super().__init__(refs.root)
+        self._found = refs._found  # the tool's own cache: what one group has read, the next reads for free
+        self.read: dict[str, Any] = {}
+
+    def locate(self, ref: Any, where: str | None = None) -> tuple[str, Any]:
+        found = super().locate(ref, where)
+        if ref.__class__ is str:
+            self.read[ref] = found[1]
+        return found
+
+
+@dataclass(slots=True)
+class Group:
+    """One top-level parameter: its fields, each field rule's findings so far, and the references they read."""
+
+    source: Any
+    refs: RecordingRefs
+    fields: tuple[Field, ...]
+    findings: dict[str, tuple[Lint, ...]] = field(default_factory=dict)
+    judged: bool = False
+    """Whether :attr:`findings` holds every field rule's findings."""
+    read: tuple[tuple[str, str | None, Any], ...] | None = None
+    """The references read, once the group is reused: text, ``$defs`` name (if plain) and target."""
+
+
+@dataclass(slots=True)
+class LintMemo:
+    """Top-level parameters already judged, and lowered nodes already measured, for the tools of one document
+    (their ``$defs`` names must mean the same schemas)."""
+
+    groups: dict[tuple[int, str], Group] = field(default_factory=dict)
+    """By the property schema's identity (kept in :attr:`Group.source`) and name."""
+    by_content: dict[tuple[str, str], Group] = field(default_factory=dict)
+    """By the property schema's JSON text (keys in order) and name, for schemas built afresh per operation."""
+    sizes: dict[int, tuple[Any, int]] = field(default_factory=dict)
+
+    def group(self, refs: Refs, name: str, schema: Any) -> Group | None:
+        """The fields of the property ``name`` (``None`` when the property is not an object schema)."""
+        key = (id(schema), name)
+        found = self.groups.get(key)
+        if found is not None and found.source is schema and _same(refs, found):
+            return found
+        text = _content(schema)  # not this object: perhaps the same JSON, built afresh for another operation
+        found = self.by_content.get((text, name)) if text is not None else None
+        if found is None or not _same(refs, found):
+            found = _walk_group(refs, name, schema)
+            if text is not None:
+                self.by_content[(text, name)] = found
+        if found.source is schema:
+            self.groups[key] = found
+        return found if found.fields else None
+
+    def size(self, node: Any) -> int:
+        """The size of a lowered node as compact UTF-8 JSON, measured once per node."""
+        found = self.sizes.get(id(node))
+        if found is None or found[0] is not node:
+            found = (node, _json_size(node))
+            self.sizes[id(node)] = found
+        return found[1]
+
+
+def declaration_size(memo: LintMemo, name: str, description: str, parameters: Mapping[str, Any] | None) -> int:
+    """The size of ``{"name", "description", "parameters"}`` as compact UTF-8 JSON, each parameter measured once."""
+    declaration: dict[str, Any] = {"name": name, "description": description}
+    if parameters is None:
+        return _json_size(declaration)
+    properties = parameters.get("properties")
+    if not isinstance(properties, dict) or not properties:
+        declaration["parameters"] = parameters
+        return _json_size(declaration)
+    declaration["parameters"] = {**parameters, "properties": dict.fromkeys(properties, 0)}
+    skeleton = _json_size(declaration) - len(properties)  # each placeholder 0 is one byte
+    return skeleton + sum(memo.size(node) for node in properties.values())
+
+
+def _json_size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8"))
+
+
+def _walk_group(refs: Refs, name: str, schema: Any) -> Group:
+    """Walk one property's fields as :func:`~toolkit._lints._subject.walk` would (none for a non-object)."""
+    recording = RecordingRefs(refs)
+    resolved = follow(schema, recording)
+    if not isinstance(resolved, Mapping):
+        return Group(schema, recording, ())
+    text = resolved.get("description")
+    text = text if isinstance(text, str) else ""
+    fields = (Field(name, name, resolved, 1, text, read(text)), *walk(recording, resolved, name, 2))
+    return Group(schema, recording, fields)
+
+
+def _content(schema: Any) -> str | None:
+    """A property schema's JSON text, keys in order (``None`` for what JSON cannot spell)."""
+    try:
+        return json.dumps(schema, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _same(refs: Refs, group: Group) -> bool:
+    """Whether every reference the group read still points at the same schema (plain ``#/$defs/Name`` ones by
+    a dictionary lookup)."""
+    defs = refs.root.get("$defs")
+    defs = defs if defs.__class__ is dict else {}
+    read = group.read
+    if read is None:
+        read = group.read = tuple((ref, _def_name(ref), target) for ref, target in group.refs.read.items())
+    try:
+        for ref, name, target in read:
+            if (defs.get(name) if name is not None else refs.lookup(ref)) is not target:
+                return False
+    except SchemaError:
+        return False
+    return True
+
+
+def _def_name(ref: str) -> str | None:
+    try:
+        path = tokens(ref)
+    except SchemaError:
+        return None
+    return path[1] if len(path) == 2 and path[0] == "$defs" else None

@@ -1,0 +1,177 @@
+"""Lowering work shared by the tools of one document (:class:`Memo`), mixed into the walker (:class:`SharedWalk`).
+
+A top-level parameter (a property of an OpenAPI ``args_schema``) is walked and finished once per document;
+later tools reuse the finished node itself (nodes are shared, so a lowered schema must never be mutated).
+Reuse replays what the first lowering recorded, in the same order: its losses (each once, the first kept)
+and its work (so the budget runs out exactly where it would). It applies only where the result cannot
+depend on anything else: the same schema (the same object, or the same JSON text, keys in order, for one
+built afresh for each operation, such as a ``$ref`` with the operation's description) and every reference it
+read pointing at the same schema. A root shares only when it says nothing but ``type``, ``properties``, ``required``,
+``additionalProperties``, ``$defs``, ``description`` and ``title``: then each property is lowered on its own
+(with its own node budget) and finished as it is, whatever its siblings.
+
+Memoising the referenced schemas inlined *inside* a parameter was measured too and left out: keyed by the
+remaining reference depth, few of them repeat, and recording them cost more than it saved.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolkit._contract import Loss
+from toolkit._exceptions import SchemaError
+from toolkit._lowering._merge import Draft
+from toolkit._refs import Refs, tokens
+
+__all__ = ["SHAREABLE_ROOT", "Memo", "SharedWalk"]
+
+SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
+Located = tuple[tuple[str, str | None, Any], ...]
+"""Each reference read: its text, its ``$defs`` name when it is a plain ``#/$defs/Name``, and its target."""
+
+
+@dataclass(slots=True)
+class _Parameter:
+    """One top-level parameter lowered once: what the walk and the finish produced and cost."""
+
+    located: dict[Any, Any]
+    """Every ``$ref`` the walk read, with the schema it pointed at (checked again before each reuse)."""
+    checks: Located | None
+    """The same, ready to check (``$defs`` names read once), from the first reuse on."""
+    walk_losses: tuple[Loss, ...]
+    walk_work: int
+    read_only: bool
+    finished: dict[str, Any] | None = None
+    finish_losses: tuple[Loss, ...] = ()
+    finish_work: int = 0
+
+
+@dataclass(slots=True)
+class Memo:
+    """Work shared by the lowerings of the tools of one document (their ``$defs`` names must mean the same
+    schemas). Finished parameter nodes are shared between tools: never mutate a lowered schema."""
+
+    parameters: dict[tuple[int, str, int, type], tuple[Any, _Parameter]] = field(default_factory=dict)
+    """By the parameter schema's identity (the schema kept beside, so its id cannot be reused)."""
+    by_content: dict[tuple[Any, ...], _Parameter] = field(default_factory=dict)
+    """By the parameter schema's JSON text (keys in order), for schemas built afresh for each operation."""
+
+
+class SharedWalk:
+    """The walker's side of :class:`Memo` (the state it reads is the walker's own, see :class:`._walker.Walker`)."""
+
+    memo: Memo | None
+    located: dict[Any, Any] | None
+    losses: dict[tuple[str, str, str], Loss]
+    document: Refs
+    max_depth: int
+    max_work: int
+    work: int
+
+    def parameter(self, schema: Any, path: str, nesting: int) -> Draft:
+        raise NotImplementedError
+
+    def finish(self, draft: Draft) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def spend(self) -> None:
+        raise NotImplementedError
+
+    # -- top-level parameters ------------------------------------------------------------------------------
+    def shared_parameter(self, schema: Any, path: str) -> Draft:
+        """``parameter`` for a property of the root, walked once per memo; later a placeholder draft that
+        :meth:`finish_shared` replaces with the finished node."""
+        memo = self.memo
+        assert memo is not None
+        rest = (path, self.max_depth, type(self))
+        key = (id(schema), *rest)
+        found = memo.parameters.get(key)
+        entry = found[1] if found is not None and found[0] is schema and self._reusable(found[1]) else None
+        content: tuple[Any, ...] | None = None
+        if entry is None:  # not this object: perhaps the same JSON, built afresh for another operation
+            text = _content(schema)
+            content = None if text is None else (text, *rest)
+            entry = memo.by_content.get(content) if content is not None else None
+            if entry is not None and self._reusable(entry):
+                memo.parameters[key] = (schema, entry)
+            else:
+                entry = None
+        if entry is not None:
+            self.work += entry.walk_work
+            if self.work > self.max_work:
+                self.spend()
+            self._replay(entry.walk_losses)
+            return {"$path": path, "$readOnly": True} if entry.read_only else {"$path": path, "$shared": entry}
+        saved, work, self.losses, self.located = self.losses, self.work, {}, {}
+        try:
+            draft = self.parameter(schema, path, 1)
+            located = self.located
+        finally:
+            walked, self.losses, self.located = self.losses, saved, None
+        entry = _Parameter(located, None, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
+        memo.parameters[key] = (schema, entry)
+        if content is not None:
+            memo.by_content[content] = entry
+        self._replay(entry.walk_losses)
+        if not entry.read_only:
+            draft["$shared"] = entry
+        return draft
+
+    def finish_shared(self, draft: Draft) -> dict[str, Any]:
+        """Finish a shared parameter's draft once; later, the finished node, its losses and work replayed."""
+        entry: _Parameter = draft.pop("$shared")
+        if entry.finished is not None:
+            self.work += entry.finish_work
+            if self.work > self.max_work:
+                self.spend()
+            self._replay(entry.finish_losses)
+            return entry.finished
+        saved, work, self.losses = self.losses, self.work, {}
+        try:
+            finished = self.finish(draft)
+        finally:
+            done, self.losses = self.losses, saved
+        entry.finish_losses, entry.finish_work, entry.finished = tuple(done.values()), self.work - work, finished
+        self._replay(entry.finish_losses)
+        return finished
+
+    def _reusable(self, entry: _Parameter) -> bool:
+        """Whether ``entry`` is fully lowered and every reference it read still points at the same schema."""
+        if not entry.read_only and entry.finished is None:
+            return False
+        if entry.checks is None:
+            entry.checks = tuple((ref, _def_name(ref), target) for ref, target in entry.located.items())
+        defs = self.document.root.get("$defs")
+        defs = defs if defs.__class__ is dict else {}
+        try:
+            for ref, name, target in entry.checks:
+                found = defs.get(name) if name is not None else self.document.locate(ref)[1]
+                if found is not target:
+                    return False
+        except SchemaError:
+            return False
+        return True
+
+    def _replay(self, losses: tuple[Loss, ...]) -> None:
+        for loss in losses:
+            self.losses.setdefault((loss.path, loss.keyword, loss.reason), loss)
+
+
+def _def_name(ref: str) -> str | None:
+    """The ``$defs`` name a reference reads (``#/$defs/Name``), checked by a dictionary lookup before reuse."""
+    try:
+        path = tokens(ref)
+    except SchemaError:
+        return None
+    return path[1] if len(path) == 2 and path[0] == "$defs" else None
+
+
+def _content(schema: Any) -> str | None:
+    """A parameter schema's JSON text, keys in order (``None`` for what JSON cannot spell): two schemas of one
+    JSON document with the same text lower alike (``1`` and ``1.0``, ``true`` and ``1`` are told apart)."""
+    try:
+        return json.dumps(schema, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
