@@ -38,6 +38,7 @@ from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import format_path
 from toolkit._validation._fastpath import _matches
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
+from toolkit._validation._generate_invalid import invalid_lines
 from toolkit._validation._pattern import Pattern, compile_pattern
 from toolkit._validation._results import OK_NAMESPACE, ok_lines
 
@@ -55,6 +56,8 @@ _ARRAY = frozenset({"items", "minItems", "maxItems", "uniqueItems"})
 _NODE_KEYWORDS = _STRING | _NUMBER | _ARRAY | {"type", "nullable"}
 _KINDS = frozenset({"string", "integer", "number", "boolean", "null", "array"})
 _MAX_REFS = 16
+_FAIL = "return invalid(args)"
+"""What a failed test does: on to the generated ``invalid`` (:mod:`toolkit._validation._generate_invalid`)."""
 
 
 class _Decline(Exception):
@@ -73,6 +76,7 @@ class _Writer:
         self.resolve = Refs(root)
         self.options = options
         self.names: dict[str, Any] = {**OK_NAMESPACE, "json_copy": json_copy}
+        self.named: dict[int, str] = {}
         self.lines: list[str] = []
 
     def literal(self, value: Any) -> str:
@@ -83,7 +87,10 @@ class _Writer:
 
     def name(self, value: Any) -> str:
         """A name for ``value`` in the function's namespace (values never enter the source text)."""
-        name = f"c{len(self.names)}"
+        known = self.named.get(id(value))
+        if known is not None and self.names[known] is value:
+            return known
+        name = self.named[id(value)] = f"c{len(self.names)}"
         self.names[name] = value
         return name
 
@@ -113,7 +120,7 @@ class _Writer:
         return branches[1] if branches[0] is nulls[0] else branches[0]
 
     def slot(self, schema: Any, var: str, budget: int, depth: int) -> tuple[bool, bool]:
-        """Write the checks of one parameter's value in ``var`` (``return None`` when it fails).
+        """Write the checks of one parameter's value in ``var`` (on to ``invalid`` when it fails).
 
         Returns whether the cleaned value is a copy (an array) and whether ``null`` is accepted.
         """
@@ -129,14 +136,14 @@ class _Writer:
             if nullable:
                 raise _Decline  # null would match both branches: oneOf refuses it, anyOf picks the first
             self.line(depth, f"if {var} is not None and not ({test}):")
-            self.line(depth + 1, "return None")
+            self.line(depth + 1, _FAIL)
             return False, True
         if isinstance(schema, Mapping) and self.kinds(schema) == ["array"]:
             self.array(schema, var, budget, depth)
             return True, False
         test, nullable = self.test(schema, var, budget)
         self.line(depth, f"if not ({test}):")
-        self.line(depth + 1, "return None")
+        self.line(depth + 1, _FAIL)
         return False, nullable
 
     def kinds(self, schema: Mapping[str, Any]) -> list[str]:
@@ -247,28 +254,43 @@ class _Writer:
             parts.append(f"{var} % {self.literal(step)} == 0")
         return " and ".join(parts)
 
-    def array(self, schema: Mapping[str, Any], var: str, budget: int, depth: int) -> None:
+    def array_parts(self, schema: Mapping[str, Any], var: str, budget: int) -> tuple[str, str, bool]:
+        """The tests of an array in ``var``: its type and count, each item's (in ``y``), and whether items must
+        be unique."""
         if not _keywords(schema) <= _ARRAY | {"type", "nullable"} or schema.get("nullable") is True:
             raise _Decline
         count = min(schema.get("maxItems", 1024), budget // 64)
         share = (budget - 2) // max(count, 1) - 5  # each item's part of the budget
         items = self.follow(schema.get("items", True))
         item, _ = self.test(items, "y", share)
-        if schema.get("uniqueItems") is True and (
-            not isinstance(items, Mapping) or self.kinds(items) not in (["string"], ["integer"])
-        ):
+        unique = schema.get("uniqueItems") is True
+        if unique and (not isinstance(items, Mapping) or self.kinds(items) not in (["string"], ["integer"])):
             raise _Decline  # set() would read true as 1; JSON equality does not
         low = schema.get("minItems", 0)
-        self.line(
-            depth, f"if type({var}) is not list or not {self.literal(low)} <= len({var}) <= {self.literal(count)}:"
-        )
-        self.line(depth + 1, "return None")
+        return f"type({var}) is list and {self.literal(low)} <= len({var}) <= {self.literal(count)}", item, unique
+
+    def array(self, schema: Mapping[str, Any], var: str, budget: int, depth: int) -> None:
+        whole, item, unique = self.array_parts(schema, var, budget)
+        self.line(depth, f"if not ({whole}):")
+        self.line(depth + 1, _FAIL)
         self.line(depth, f"for y in {var}:")
         self.line(depth + 1, f"if not ({item}):")
-        self.line(depth + 2, "return None")
-        if schema.get("uniqueItems") is True:
+        self.line(depth + 2, _FAIL)
+        if unique:
             self.line(depth, f"if len(set({var})) != len({var}):")
-            self.line(depth + 1, "return None")
+            self.line(depth + 1, _FAIL)
+
+    def slot_test(self, schema: Any, var: str, budget: int) -> str:
+        """The checks :meth:`slot` writes, as one expression (for ``invalid``, where speed matters less)."""
+        schema = self.follow(schema)
+        inner = self.optional(schema) if isinstance(schema, Mapping) else None
+        node = self.follow(inner) if inner is not None else schema
+        if isinstance(node, Mapping) and self.kinds(node) == ["array"]:
+            whole, item, unique = self.array_parts(node, var, budget)
+            test = f"{whole} and all({item} for y in {var})" + (f" and len(set({var})) == len({var})" if unique else "")
+        else:
+            test = self.test(node, var, budget)[0]
+        return f"{var} is None or ({test})" if inner is not None else test
 
     # -- the root -----------------------------------------------------------------------------------
     def root(self, schema: Mapping[str, Any]) -> str:
@@ -287,6 +309,9 @@ class _Writer:
         budget = (MAX_ARGUMENT_SIZE - 4096 - keys) // len(properties)
         if budget < 4096:
             raise _Decline
+        tests = {name: self.slot_test(sub, "v", budget) for name, sub in properties.items()}
+        every = [name for name in schema.get("required") or () if isinstance(name, str) and name not in read_only]
+        invalid = invalid_lines(schema, properties, every, tests, self.options, self.name)
         self.line(0, "def fast_path(args):")
         self.line(1, "for key in args:")  # first: only then may the keys meet == (a str subclass may redefine it)
         self.line(2, "if type(key) is not str:")
@@ -297,7 +322,7 @@ class _Writer:
             for name in required:
                 self.line(2, f"{names[name]} = args[{name!r}]")
             self.line(1, "except KeyError:")
-            self.line(2, "return None")
+            self.line(2, _FAIL)
         copies: list[tuple[str, str, bool]] = []
         for name in required:
             copy, nullable = self.slot(properties[name], names[name], budget, 1)
@@ -313,14 +338,14 @@ class _Writer:
                 if copy:
                     copies.append((name, names[name], True))
         self.line(1, "if n != len(args):")
-        self.line(2, "return None")
+        self.line(2, _FAIL)
         self.line(1, "out = args.copy()")
         for name, var, guarded in copies:
             if guarded:
                 self.line(1, f"if {name!r} in args and {var} is not None:")
             self.line(2 if guarded else 1, f"out[{name!r}] = {var}[:]")
         self.defaults(properties, set(required))
-        return "\n".join(self.lines) + "\n"
+        return "\n".join([*invalid, *self.lines]) + "\n"
 
     def defaults(self, properties: Mapping[str, Any], required: set[str]) -> None:
         """Absent optional properties with a default: filled in, in schema order, each with its notice."""

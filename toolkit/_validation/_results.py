@@ -18,7 +18,16 @@ from typing import Any
 
 from toolkit._envelope import FieldError, Notice, ToolResult
 
-__all__ = ["ERROR_FIELDS", "OK_NAMESPACE", "RESULT_FIELDS", "field_error", "invalid_result", "ok_lines", "ok_result"]
+__all__ = [
+    "ERROR_FIELDS",
+    "OK_NAMESPACE",
+    "RESULT_FIELDS",
+    "field_error",
+    "invalid_of",
+    "invalid_result",
+    "ok_lines",
+    "ok_result",
+]
 
 RESULT_FIELDS = ("status", "data", "errors", "notices", "replay", "retryable", "message")
 """The fields :func:`ok_result` and :func:`invalid_result` fill, in :class:`ToolResult`'s order."""
@@ -81,6 +90,16 @@ def invalid_result(errors: tuple[FieldError, ...], notices: tuple[Notice, ...] =
     result.message = ""
     result.__class__ = ToolResult
     return result  # type: ignore[no-any-return]
+
+
+def invalid_of(errors: list[FieldError], more: int) -> ToolResult:
+    """The envelope of a run's field errors, with a notice counting the ``more`` beyond those kept."""
+    notices: tuple[Notice, ...] = ()
+    if more:
+        total = len(errors) + more
+        notices = (Notice("", "errors_truncated", f"{more:,} more field errors ({total:,} in all) are not shown; "
+                          f"fix these {len(errors)} and call again", to=more),)  # fmt: skip
+    return invalid_result(tuple(errors), notices)
 
 
 def field_error(field: str, code: str, problem: str, expected: str) -> FieldError:
