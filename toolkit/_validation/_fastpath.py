@@ -17,7 +17,7 @@ from toolkit._exceptions import SchemaError
 from toolkit._validation._formats import FORMAT_CHECKS
 from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
 
-__all__ = ["fast_array_predicate", "fast_predicate"]
+__all__ = ["fast_array_predicate", "fast_predicate", "remembered"]
 
 Predicate = Callable[[Any], bool]
 _SIMPLE = (
@@ -153,3 +153,37 @@ def _matches(pattern: Pattern) -> Predicate:
             return False
 
     return matches
+
+
+MEMO_SIZE = 4096
+"""The most strings one remembered test keeps (it starts afresh when full)."""
+MEMO_LENGTH = 64
+"""The longest string a remembered test keeps: dates, times, ids, short codes."""
+_REMEMBERED: dict[Predicate, tuple[set[str], Predicate]] = {}
+
+
+def remembered(test: Predicate, shared: bool = True) -> tuple[set[str], Predicate]:
+    """``test`` (a pure test of a string: a format, a pattern) with a memory of the short strings it passed.
+
+    Generated code asks ``value in seen or check(value)``: a value seen before (a model sends the same date,
+    id or code call after call) costs a set lookup instead of a parse. With ``shared`` (a test that lives as
+    long as the process: a format's), every caller gets the same memory; otherwise a memory of its own.
+    """
+    found = _REMEMBERED.get(test) if shared else None
+    if found is not None:
+        return found
+    seen: set[str] = set()
+
+    def check(value: str) -> bool:
+        if not test(value):
+            return False
+        if len(value) <= MEMO_LENGTH:
+            if len(seen) >= MEMO_SIZE:
+                seen.clear()
+            seen.add(value)
+        return True
+
+    found = (seen, check)
+    if shared:
+        _REMEMBERED[test] = found
+    return found

@@ -36,7 +36,7 @@ from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import VALIDATION_KEYWORDS, Options
 from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import format_path
-from toolkit._validation._fastpath import _matches
+from toolkit._validation._fastpath import _matches, remembered
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
 from toolkit._validation._generate_invalid import invalid_lines
 from toolkit._validation._pattern import Pattern, compile_pattern
@@ -219,10 +219,15 @@ class _Writer:
         parts = [f"type({var}) is str", bounds]
         fmt = schema.get("format")
         if isinstance(fmt, str) and fmt in FORMAT_CHECKS:
-            parts.append(f"{self.name(FORMAT_CHECKS[fmt])}({var})")
+            parts.append(self.remembered(FORMAT_CHECKS[fmt], var))
         if isinstance(schema.get("pattern"), str):
-            parts.append(f"{self.name(_matches(self.pattern(schema['pattern'])))}({var})")
+            parts.append(self.remembered(_matches(self.pattern(schema["pattern"])), var, shared=False))
         return " and ".join(parts)
+
+    def remembered(self, test: Callable[[str], bool], var: str, shared: bool = True) -> str:
+        """``test`` on the string in ``var``, answered from memory for a string it passed before."""
+        seen, check = remembered(test, shared)
+        return f"({var} in {self.name(seen)} or {self.name(check)}({var}))"
 
     def pattern(self, source: str) -> Pattern:
         try:
