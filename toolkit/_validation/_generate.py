@@ -272,7 +272,8 @@ class _Writer:
         if unique and (not isinstance(items, Mapping) or self.kinds(items) not in (["string"], ["integer"])):
             raise _Decline  # set() would read true as 1; JSON equality does not
         low = schema.get("minItems", 0)
-        return f"type({var}) is list and {self.literal(low)} <= len({var}) <= {self.literal(count)}", item, unique
+        least = f"{self.literal(low)} <= " if low else ""
+        return f"type({var}) is list and {least}len({var}) <= {self.literal(count)}", item, unique
 
     def array(self, schema: Mapping[str, Any], var: str, budget: int, depth: int) -> None:
         whole, item, unique = self.array_parts(schema, var, budget)
@@ -322,6 +323,8 @@ class _Writer:
         self.line(2, "if type(key) is not str:")
         self.line(3, "return None")
         names = {name: f"v{i}" for i, name in enumerate(properties)}
+        if len(properties) > 1:
+            self.every_present(properties, names, budget)
         if required:
             self.line(1, "try:")
             for name in required:
@@ -351,6 +354,23 @@ class _Writer:
             self.line(2 if guarded else 1, f"out[{name!r}] = {var}[:]")
         self.defaults(properties, set(required))
         return "\n".join([*invalid, *self.lines]) + "\n"
+
+    def every_present(self, properties: Mapping[str, Any], names: Mapping[str, str], budget: int) -> None:
+        """The call that gives every property (a model often fills them all): no counting, no defaults."""
+        self.line(1, f"if len(args) == {len(properties)}:")
+        self.line(2, "try:")
+        for name in properties:
+            self.line(3, f"{names[name]} = args[{name!r}]")
+        self.line(2, "except KeyError:")  # a key no property declares
+        self.line(3, _FAIL)
+        copies = [(name, self.slot(sub, names[name], budget, 2)) for name, sub in properties.items()]
+        self.line(2, "out = args.copy()")
+        for name, (copy, nullable) in copies:
+            if copy and nullable:
+                self.line(2, f"if {names[name]} is not None:")
+            if copy:
+                self.line(3 if nullable else 2, f"out[{name!r}] = {names[name]}[:]")
+        self.ok(2, "()")
 
     def defaults(self, properties: Mapping[str, Any], required: set[str]) -> None:
         """Absent optional properties with a default: filled in, in schema order, each with its notice."""
