@@ -149,6 +149,9 @@ DECLINED = [
     {"query": "", "limit": float("nan")},  # admission speaks first
     {"query": "x", "state": "OPEN", "other": {"a": [1.5]}},  # beyond the flat payload admission reads in one loop
     {f"k{i}": i for i in range(60)},  # more than one envelope shows: a notice counts the rest
+    {"query": 1, "x": 10**30},  # past 64 bits: admission reads it
+    {"query": 1, "x": "a" * 3000},  # a long unlisted value: admission counts the payload's size
+    {"query": 1, "x": [1, [2]]},
 ]
 INVALID = [
     {"query": "x", "state": "OPEN"},  # unknown value

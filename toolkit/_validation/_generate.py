@@ -78,6 +78,7 @@ class _Writer:
         self.names: dict[str, Any] = {**OK_NAMESPACE, "json_copy": json_copy}
         self.named: dict[int, str] = {}
         self.lines: list[str] = []
+        self.items: list[str] = []
 
     def literal(self, value: Any) -> str:
         """A number for the source: its ``repr`` (an int or finite float literal), else a name."""
@@ -293,10 +294,17 @@ class _Writer:
         node = self.follow(inner) if inner is not None else schema
         if isinstance(node, Mapping) and self.kinds(node) == ["array"]:
             whole, item, unique = self.array_parts(node, var, budget)
-            test = f"{whole} and all({item} for y in {var})" + (f" and len(set({var})) == len({var})" if unique else "")
+            test = f"{whole} and all(map({self.item_test(item)}, {var}))"
+            test += f" and len(set({var})) == len({var})" if unique else ""
         else:
             test = self.test(node, var, budget)[0]
         return f"{var} is None or ({test})" if inner is not None else test
+
+    def item_test(self, test: str) -> str:
+        """A function of ``y`` returning ``test``, for ``map`` (no generator to set up per call); its name."""
+        name = f"item{len(self.items)}"
+        self.items += [f"def {name}(y):", f"    return {test}"]
+        return name
 
     # -- the root -----------------------------------------------------------------------------------
     def root(self, schema: Mapping[str, Any]) -> str:
@@ -353,7 +361,7 @@ class _Writer:
                 self.line(1, f"if {name!r} in args and {var} is not None:")
             self.line(2 if guarded else 1, f"out[{name!r}] = {var}[:]")
         self.defaults(properties, set(required))
-        return "\n".join([*invalid, *self.lines]) + "\n"
+        return "\n".join([*self.items, *invalid, *self.lines]) + "\n"
 
     def every_present(self, properties: Mapping[str, Any], names: Mapping[str, str], budget: int) -> None:
         """The call that gives every property (a model often fills them all): no counting, no defaults."""

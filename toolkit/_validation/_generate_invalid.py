@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
+from toolkit._envelope import FieldError
 from toolkit._refs import Refs, schema_types, silent_on_unlisted
-from toolkit._validation._admit import flat
+from toolkit._validation._admit import plain_size
 from toolkit._validation._checks import (
     MAX_FIELD_ERRORS,
     TYPE_TEST_SOURCE,
@@ -79,6 +80,7 @@ class _Steps:
         self.name = name
         self.whole: dict[str, Check] = {}
         self.scalars: Callable[[Mapping[str, Any], str | None], list[Check]] = lambda schema, description: []
+        self.run = f"(run := run or {name(run_into)}(errors))"  # a run only for the compiled checks called
 
     def enter(self, schema: Any, description: str | None) -> tuple[Any, str | None]:
         """``schema`` behind plain ``$ref`` s, with the description the compiler reads there."""
@@ -93,7 +95,7 @@ class _Steps:
         return None, description
 
     def property(self, key: str, sub: Any, loc: str, path: str) -> list[str]:
-        whole = [f"{self.whole_check(key)}(v, {loc}, run)"]
+        whole = [f"{self.whole_check(key)}(v, {loc}, {self.run})"]
         node, description = self.enter(sub, None)
         if not isinstance(node, Mapping) or declared_strings(node, self.resolve):
             return whole
@@ -181,7 +183,7 @@ class _Steps:
             problem = f"{self.name(short)}(v) + ' is not an allowed value'"
             return [f"if not (type(v) is str and v in {members}):",
                     f"    {self.error(path, 'not_in_enum', problem, enum_expected(values, description))}"]  # fmt: skip
-        return [f"v = {self.name(check)}(v, {loc}, run)"]
+        return [f"v = {self.name(check)}(v, {loc}, {self.run})"]
 
     def bound(self, value: Any, default: float) -> str:
         """A bound as the range and length checks read it: a number (not a boolean), else ``default``."""
@@ -203,6 +205,20 @@ _SCALAR_KEYWORDS = frozenset(
 ) | {"exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
 
 
+_SLACK = 2048
+"""The most characters the failing values and unlisted keys may add: the values that pass their tests fit the
+payload within :data:`MAX_ARGUMENT_SIZE` minus 4,096 (the fast path gives each its share), so with these the
+payload is within admission's limit."""
+_TOO_LARGE = 2 * _SLACK
+
+
+def run_into(errors: list[FieldError]) -> Run:
+    """A run whose errors go into ``errors``."""
+    run = Run()
+    run.errors = errors
+    return run
+
+
 def _key_path(key: str) -> str:
     """The field path of a key at the root (memoised there)."""
     return format_path((None, key))
@@ -222,14 +238,9 @@ def invalid_lines(
     steps = _Steps(root, options, name)
     steps.whole, steps.scalars = property_checks(root, properties, options)
     required_set = set(required)
-    lines = [
-        "def invalid(args):",
-        f"    if not {name(flat)}(args):",
-        "        return None",
-        f"    run = {name(Run)}()",
-        "    errors = run.errors",
-        "    for key, v in args.items():",
-    ]
+    size = name(plain_size)
+    lines = ["def invalid(args):", "    run = None", "    errors = []", "    size = 0"]
+    lines.append("    for key, v in args.items():")
     for i, (key, sub) in enumerate(properties.items()):
         loc, path = name((None, key)), name(format_path((None, key)))
         lines.append(f"        {'if' if i == 0 else 'elif'} key == {key!r}:")
@@ -238,9 +249,11 @@ def invalid_lines(
         if options.null_as_absent and key not in required_set and types is not None and "null" not in types:
             test = f"v is not None and {test}"  # an explicit null the policy drops: nothing to say
         lines.append(f"            if {test}:")
+        lines.append(f"                size += {size}(v) + 1 or {_TOO_LARGE}")  # -1 + 1: not a plain value
         lines.extend(f"                {line}" for line in steps.property(key, sub, loc, path))
     unlisted = _unlisted(root, options)
     lines.append("        else:")
+    lines.append(f"            size += len(key) + 3 + ({size}(v) + 1 or {_TOO_LARGE})")
     if unlisted == _REFUSE:
         path = f"{name(_key_path)}(key)"
         problem = f"'unknown property ' + {name(short)}(key)"
@@ -255,7 +268,8 @@ def invalid_lines(
         missing = field_error(format_path((None, key)), "missing", "missing required field", describe(unwrapped))
         lines.append(f"    if {key!r} not in args:")
         lines.append(f"        errors.append({name(missing)})")  # a frozen error: the same one every time
-    lines.append(f"    if not errors or run.more or len(errors) > {MAX_FIELD_ERRORS}:")
-    lines.append("        return None  # nothing found (the full validator cleans), or more than one envelope shows")
+    # nothing found (the full validator cleans), more than one envelope shows, or values admission reads closely
+    lines.append(f"    if not errors or len(errors) > {MAX_FIELD_ERRORS} or size > {_SLACK} or (run and run.more):")
+    lines.append("        return None")
     lines.append(f"    return {name(invalid_of)}(errors, 0)")
     return lines
