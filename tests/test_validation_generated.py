@@ -26,8 +26,11 @@ from toolkit import FieldError, Notice, Policy, Tool, ToolContract, ToolResult
 from toolkit._exceptions import ToolkitError
 from toolkit._tool import build_tool
 from toolkit._validation import compiled, validate
+from toolkit._validation._admit import admit, flat, plain_size
+from toolkit._validation._fastpath import MEMO_SIZE, remembered
 from toolkit._validation._formats import FORMAT_CHECKS
 from toolkit._validation._results import ERROR_FIELDS, RESULT_FIELDS, field_error, invalid_result, ok_result
+from toolkit._validation._run import Run
 from toolkit.examples import search_issues
 
 SEED = 20260807
@@ -367,3 +370,32 @@ def test_defaults_fill_absent_properties_beside_unlisted_keys() -> None:
     result = tool.validate({"x": 1, "y": 2})
     assert result.data == {"x": 1, "y": 2, "a": 1}
     assert [notice.action for notice in result.notices] == ["defaulted"]
+
+
+# -- the invalid path's reading of admission, and remembered string tests ---------------------------
+PLAIN = ["", "a" * 100, 0, -(2**64) + 1, 2**64 - 1, 1.5, -0.0, True, None, [], ["a", 1, None, False], [2**63]]
+NOT_PLAIN = [2**64, float("nan"), float("inf"), [1.5], [[1]], {"a": 1}, (1,), {1}, b"x", [b"x"]]
+
+
+@pytest.mark.parametrize(("value", "plain"), [(v, True) for v in PLAIN] + [(v, False) for v in NOT_PLAIN], ids=repr)
+def test_plain_size_takes_only_what_admission_takes_without_a_word(value: Any, plain: bool) -> None:
+    size = plain_size(value)
+    assert (size >= 0) == plain == flat({"k": value})
+    if plain:
+        run = Run()
+        admit({"k": value}, run)
+        assert run.errors == []
+
+
+def test_a_remembered_test_answers_as_the_test_and_forgets_when_full() -> None:
+    seen, check = remembered(FORMAT_CHECKS["date"])
+    for _ in range(2):
+        assert [value in seen or check(value) for value in DATES] == [FORMAT_CHECKS["date"](v) for v in DATES]
+    assert remembered(FORMAT_CHECKS["date"])[0] is seen  # a format's memory is shared
+    digits, counted = remembered(str.isdigit, shared=False)
+    assert remembered(str.isdigit, shared=False)[0] is not digits
+    for i in range(MEMO_SIZE + 10):
+        assert counted(str(i))
+    assert 0 < len(digits) <= MEMO_SIZE
+    assert not counted("x" * 3)
+    assert "xxx" not in digits

@@ -6,9 +6,15 @@ a schema :func:`fast_path` writes one Python function (as ``fastjsonschema`` doe
 pattern bound to a name in its namespace, never written into the text (keys are written with ``repr``). The
 function answers with the ``ok`` :class:`~toolkit.ToolResult` of a call that is valid **and** that the full
 validator would pass through unchanged -- no clamping, no case folding, no ``10.0`` cleaned to ``10``, no
-``null`` read as absent, no unknown key -- filling absent defaults with the same notices. For anything else it
-answers ``None`` and the full validator (:mod:`toolkit._validation._compile`) runs from the start: every error,
-notice and envelope comes from there, so the two paths cannot disagree on a call the fast path declines.
+``null`` read as absent, no unknown key -- filling absent defaults with the same notices. A call that gives
+every property is read in one ``try`` block, with no key counting and no defaults to fill. When a test fails,
+the call goes on to a second generated function, ``invalid`` (:mod:`toolkit._validation._generate_invalid`),
+which answers an invalid call with the full validator's envelope, built from the same compiled checks and
+phrases. For anything else the answer is ``None`` and the full validator (:mod:`toolkit._validation._compile`)
+runs from the start, so the two paths cannot disagree on a call the fast path declines.
+
+Format and pattern tests remember the short strings they passed (:func:`~toolkit._validation._fastpath.remembered`):
+a date a model sends again costs a set lookup.
 
 The function also stands in for admission (:mod:`toolkit._validation._admit`) on the calls it takes: exact
 JSON types only, string keys, finite floats, integers within 64 bits, and a size budget per parameter
