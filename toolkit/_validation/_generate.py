@@ -29,6 +29,7 @@ gets no fast path (``None``): its calls all take the full validator.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -62,6 +63,8 @@ _ARRAY = frozenset({"items", "minItems", "maxItems", "uniqueItems"})
 _NODE_KEYWORDS = _STRING | _NUMBER | _ARRAY | {"type", "nullable"}
 _KINDS = frozenset({"string", "integer", "number", "boolean", "null", "array"})
 _MAX_REFS = 16
+_EVERY_PRESENT = 8
+"""The most properties for which a call giving them all is read apart (a tool call rarely gives more)."""
 _FAIL = "return invalid(args)"
 """What a failed test does: on to the generated ``invalid`` (:mod:`toolkit._validation._generate_invalid`)."""
 
@@ -85,6 +88,7 @@ class _Writer:
         self.named: dict[int, str] = {}
         self.lines: list[str] = []
         self.items: list[str] = []
+        self.later: tuple[Mapping[str, Any], Mapping[str, Any], list[str], int] = ({}, {}, [], 0)
 
     def literal(self, value: Any) -> str:
         """A number for the source: its ``repr`` (an int or finite float literal), else a name."""
@@ -314,6 +318,7 @@ class _Writer:
 
     # -- the root -----------------------------------------------------------------------------------
     def root(self, schema: Mapping[str, Any]) -> str:
+        """The source of ``fast_path`` (see the module docstring)."""
         if not _keywords(schema) <= _ROOT_KEYWORDS or schema.get("type", "object") != "object":
             raise _Decline
         properties = dict(schema.get("properties") or {})
@@ -329,15 +334,14 @@ class _Writer:
         budget = (MAX_ARGUMENT_SIZE - 4096 - keys) // len(properties)
         if budget < 4096:
             raise _Decline
-        tests = {name: self.slot_test(sub, "v", budget) for name, sub in properties.items()}
         every = [name for name in schema.get("required") or () if isinstance(name, str) and name not in read_only]
-        invalid = invalid_lines(schema, properties, every, tests, self.options, self.name)
+        self.later = (schema, properties, every, budget)
         self.line(0, "def fast_path(args):")
         self.line(1, "for key in args:")  # first: only then may the keys meet == (a str subclass may redefine it)
         self.line(2, "if type(key) is not str:")
         self.line(3, "return None")
         names = {name: f"v{i}" for i, name in enumerate(properties)}
-        if len(properties) > 1:
+        if 1 < len(properties) <= _EVERY_PRESENT:
             self.every_present(properties, names, budget)
         if required:
             self.line(1, "try:")
@@ -367,7 +371,14 @@ class _Writer:
                 self.line(1, f"if {name!r} in args and {var} is not None:")
             self.line(2 if guarded else 1, f"out[{name!r}] = {var}[:]")
         self.defaults(properties, set(required))
-        return "\n".join([*self.items, *invalid, *self.lines]) + "\n"
+        return "\n".join(self.lines) + "\n"
+
+    def invalid(self) -> str:
+        """The source of ``invalid`` (after :meth:`root`), its names added to :attr:`names`."""
+        schema, properties, required, budget = self.later
+        tests = {name: self.slot_test(sub, "v", budget) for name, sub in properties.items()}
+        lines = invalid_lines(schema, properties, required, tests, self.options, self.name)
+        return "\n".join([*self.items, *lines]) + "\n"
 
     def every_present(self, properties: Mapping[str, Any], names: Mapping[str, str], budget: int) -> None:
         """The call that gives every property (a model often fills them all): no counting, no defaults."""
@@ -426,7 +437,22 @@ def fast_path(schema: Mapping[str, Any], options: Options) -> FastPath | None:
     except (_Decline, ToolkitError):  # ToolkitError: a reference the full validator reports in its own words
         return None
     namespace = dict(writer.names)
+
+    lock = threading.Lock()
+
+    def invalid_later(args: dict[str, Any]) -> ToolResult | None:
+        """``invalid``, written and compiled when a call first needs it (many tools only see valid calls)."""
+        with lock:  # one writer: a second caller finds the real one bound
+            if namespace["invalid"] is invalid_later:
+                text = writer.invalid()
+                namespace.update(writer.names)
+                exec(compile(text, "<toolkit invalid path>", "exec"), namespace)  # binds the real one in its place
+                function.__doc__ = text + source
+        answer: ToolResult | None = namespace["invalid"](args)
+        return answer
+
+    namespace["invalid"] = invalid_later
     exec(compile(source, "<toolkit fast path>", "exec"), namespace)  # no schema text is in the source
     function: FastPath = namespace["fast_path"]
-    function.__doc__ = source  # the source, for whoever wonders what runs
+    function.__doc__ = source  # the source, for whoever wonders what runs (invalid's too, once written)
     return function

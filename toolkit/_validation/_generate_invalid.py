@@ -164,6 +164,9 @@ class _Steps:
             low, high = self.name(node.get("minLength") or 0), node.get("maxLength")
             top = self.name(high if high is not None else _INF)
             expected = length_expected(node, description)
+            if not node.get("minLength"):  # nothing is too short
+                return [f"if type(v) is str and len(v) > {top}:", "    n = len(v)",
+                        f"    {self.error(path, 'too_long', _TOO_LONG, expected)}"]  # fmt: skip
             return [
                 f"if type(v) is str and not {low} <= len(v) <= {top}:",
                 "    n = len(v)",
