@@ -27,7 +27,7 @@ from toolkit._exceptions import ToolkitError
 from toolkit._tool import build_tool
 from toolkit._validation import compiled, validate
 from toolkit._validation._admit import admit, flat, plain_size
-from toolkit._validation._fastpath import MEMO_SIZE, remembered
+from toolkit._validation._fastpath import MEMO_SIZE, memory, recent_days, remembered_source
 from toolkit._validation._formats import FORMAT_CHECKS
 from toolkit._validation._results import ERROR_FIELDS, RESULT_FIELDS, field_error, invalid_result, ok_result
 from toolkit._validation._run import Run
@@ -387,15 +387,23 @@ def test_plain_size_takes_only_what_admission_takes_without_a_word(value: Any, p
         assert run.errors == []
 
 
-def test_a_remembered_test_answers_as_the_test_and_forgets_when_full() -> None:
-    seen, check = remembered(FORMAT_CHECKS["date"])
+def test_a_remembered_format_answers_as_the_format_and_keeps_a_bounded_memory() -> None:
+    date = FORMAT_CHECKS["date"]
+    seen = memory(date)
+    assert memory(date) is seen  # a format's memory is shared
+    source = remembered_source("test", "seen", "v")
+    answer = eval(f"lambda v: {source}", {"test": date, "seen": seen})  # the expression generated code uses
     for _ in range(2):
-        assert [value in seen or check(value) for value in DATES] == [FORMAT_CHECKS["date"](v) for v in DATES]
-    assert remembered(FORMAT_CHECKS["date"])[0] is seen  # a format's memory is shared
-    digits, counted = remembered(str.isdigit, shared=False)
-    assert remembered(str.isdigit, shared=False)[0] is not digits
+        assert [answer(value) for value in DATES] == [date(value) for value in DATES]
+    assert {value for value in DATES if date(value)} <= seen
+    assert len(recent_days()) > 365 * 3
+    assert all(date(value) for value in recent_days())  # what the memory starts with passes the test
+    digits: set[str] = set()
+    counted = eval(f"lambda v: {source}", {"test": str.isdigit, "seen": digits})
     for i in range(MEMO_SIZE + 10):
         assert counted(str(i))
-    assert 0 < len(digits) <= MEMO_SIZE
-    assert not counted("x" * 3)
+    assert len(digits) == MEMO_SIZE
+    assert counted("7" * 100)
+    assert "7" * 100 not in digits  # too long to keep
+    assert not counted("xxx")
     assert "xxx" not in digits

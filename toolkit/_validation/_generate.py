@@ -13,8 +13,8 @@ which answers an invalid call with the full validator's envelope, built from the
 phrases. For anything else the answer is ``None`` and the full validator (:mod:`toolkit._validation._compile`)
 runs from the start, so the two paths cannot disagree on a call the fast path declines.
 
-Format and pattern tests remember the short strings they passed (:func:`~toolkit._validation._fastpath.remembered`):
-a date a model sends again costs a set lookup.
+Format tests remember the short strings they passed (:func:`~toolkit._validation._fastpath.remembered_source`): a
+date a model sends again costs a set lookup.
 
 The function also stands in for admission (:mod:`toolkit._validation._admit`) on the calls it takes: exact
 JSON types only, string keys, finite floats, integers within 64 bits, and a size budget per parameter
@@ -43,7 +43,7 @@ from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import VALIDATION_KEYWORDS, Options
 from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import format_path
-from toolkit._validation._fastpath import _matches, remembered
+from toolkit._validation._fastpath import _matches, memory, remembered_source
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
 from toolkit._validation._generate_invalid import invalid_lines
 from toolkit._validation._pattern import Pattern, compile_pattern
@@ -230,15 +230,11 @@ class _Writer:
         parts = [f"type({var}) is str", bounds]
         fmt = schema.get("format")
         if isinstance(fmt, str) and fmt in FORMAT_CHECKS:
-            parts.append(self.remembered(FORMAT_CHECKS[fmt], var))
+            test = FORMAT_CHECKS[fmt]
+            parts.append(remembered_source(self.name(test), self.name(memory(test)), var))
         if isinstance(schema.get("pattern"), str):
-            parts.append(self.remembered(_matches(self.pattern(schema["pattern"])), var, shared=False))
+            parts.append(f"{self.name(_matches(self.pattern(schema['pattern'])))}({var})")
         return " and ".join(parts)
-
-    def remembered(self, test: Callable[[str], bool], var: str, shared: bool = True) -> str:
-        """``test`` on the string in ``var``, answered from memory for a string it passed before."""
-        seen, check = remembered(test, shared)
-        return f"({var} in {self.name(seen)} or {self.name(check)}({var}))"
 
     def pattern(self, source: str) -> Pattern:
         try:
