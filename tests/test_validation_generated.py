@@ -1,7 +1,8 @@
 """The generated fast path answers exactly as the full validator does, on every call it takes.
 
 The fast path (``toolkit/_validation/_generate.py``) is a per-tool function written as Python source; it takes
-the plain valid calls and declines the rest, which the full validator answers. So the property to hold is:
+the plain valid calls and the invalid ones (its generated ``invalid``), and declines the rest, which the full
+validator answers. So the property to hold is:
 whenever it answers, its ``ToolResult`` is the full validator's (status, cleaned data with its key order,
 errors, notices), over the differential oracle's generated schemas and instances, under the oracle's policy
 and under the default policy of a read tool (clamping, case folding and null-as-absent in play). Also here:
@@ -25,8 +26,11 @@ from toolkit import FieldError, Notice, Policy, Tool, ToolContract, ToolResult
 from toolkit._exceptions import ToolkitError
 from toolkit._tool import build_tool
 from toolkit._validation import compiled, validate
+from toolkit._validation._admit import admit, flat, plain_size
+from toolkit._validation._fastpath import MEMO_SIZE, memory, recent_days, remembered_source
 from toolkit._validation._formats import FORMAT_CHECKS
 from toolkit._validation._results import ERROR_FIELDS, RESULT_FIELDS, field_error, invalid_result, ok_result
+from toolkit._validation._run import Run
 from toolkit.examples import search_issues
 
 SEED = 20260807
@@ -108,7 +112,7 @@ SOURCES = {"oracle": cases, "flat": flat_cases}
 @pytest.mark.parametrize("source", list(SOURCES))
 @pytest.mark.parametrize("policy", list(POLICIES))
 def test_fast_path_agrees_with_the_full_validator_on_the_oracle_cases(policy: str, source: str) -> None:
-    taken = with_fast_path = 0
+    taken = with_fast_path = invalid = 0
     tools: dict[str, Tool | None] = {}
     for case in SOURCES[source](SEED, SAMPLE):
         key = json.dumps(case.schema, sort_keys=True)
@@ -122,12 +126,14 @@ def test_fast_path_agrees_with_the_full_validator_on_the_oracle_cases(policy: st
         if quick is None:
             continue
         taken += 1
+        invalid += not quick.ok
         full = _full(tool, case.instance)
         assert quick == full, f"{key} with {case.instance!r}"
         assert _shape(quick) == _shape(full), f"{key} with {case.instance!r}"
-    print(f"{source} {policy}: {with_fast_path} calls to tools with a fast path, {taken} taken")
+    print(f"{source} {policy}: {with_fast_path} calls to tools with a fast path, {taken} taken, {invalid} invalid")
     assert with_fast_path > SAMPLE // (40 if source == "oracle" else 2)  # the generator writes fast paths
     assert taken > with_fast_path // 10  # and they answer a share of the calls
+    assert invalid > taken // 10  # invalid ones among them
 
 
 TYPICAL = [
@@ -140,15 +146,26 @@ TYPICAL = [
 DECLINED = [
     {"query": "x", "limit": 500},  # clamped, with a notice
     {"query": "x", "limit": 10.0},  # cleaned to 10
+    {"query": "x", "limit": float("nan")},
+    {"query": "x", "limit": 10**5000},
+    {"query": "x", "labels": ["a" * 10_000_000]},
+    {"query": "", "limit": float("nan")},  # admission speaks first
+    {"query": "x", "state": "OPEN", "other": {"a": [1.5]}},  # beyond the flat payload admission reads in one loop
+    {f"k{i}": i for i in range(60)},  # more than one envelope shows: a notice counts the rest
+    {"query": 1, "x": 10**30},  # past 64 bits: admission reads it
+    {"query": 1, "x": "a" * 3000},  # a long unlisted value: admission counts the payload's size
+    {"query": 1, "x": [1, [2]]},
+]
+INVALID = [
     {"query": "x", "state": "OPEN"},  # unknown value
     {"query": "x", "updated_since": "2026-02-30"},  # not a day
     {"query": "x", "labels": ["bug", 1]},
     {"query": "x", "extra": 1},  # unknown property
     {"query": 1},
     {},
-    {"query": "x", "limit": float("nan")},
-    {"query": "x", "limit": 10**5000},
-    {"query": "x", "labels": ["a" * 10_000_000]},
+    {"extra": 1, "query": None, "limit": 10.0, "state": None, "labels": "bug"},  # errors in the data's order
+    {"limit": 500, "updated_since": "2026-13-01", "labels": [1, "a", 2]},
+    {f"k{i}": i for i in range(49)},  # with the missing query, as many errors as one envelope shows
 ]
 
 
@@ -182,6 +199,17 @@ def test_the_fast_path_declines_what_the_full_validator_must_answer(args: dict[s
     assert _shape(tool.validate(args)) == _shape(_full(tool, args))
 
 
+@pytest.mark.parametrize("args", INVALID, ids=range(len(INVALID)))
+def test_the_fast_path_answers_an_invalid_call_with_the_full_envelope(args: dict[str, Any]) -> None:
+    tool = _search_tool()
+    compiled(tool)
+    quick = tool._cache["fast_path"](args)
+    assert quick is not None
+    assert quick.status == "invalid_arguments"
+    assert quick == _full(tool, args)
+    assert _shape(quick) == _shape(_full(tool, args))
+
+
 def test_schema_text_never_enters_the_generated_source() -> None:
     name = "a'); import os; ('"
     schema = {"type": "object", "properties": {name: {"type": "string", "pattern": "^x'\"$", "description": "'''"}},
@@ -192,20 +220,23 @@ def test_schema_text_never_enters_the_generated_source() -> None:
     assert fast is not None
     assert "import os" not in fast.__doc__.replace(repr(name), "")
     assert fast({name: "x'\""}) == ok_result({name: "x'\""}, ())
-    assert fast({name: "y"}) is None
+    refused = fast({name: "y"})
+    assert refused is not None
+    assert refused.errors[0].code == "pattern_mismatch"
+    assert refused == _full(tool, {name: "y"})
 
 
 @pytest.mark.parametrize(
     ("node", "value", "taken", "ok"),
     [
-        ({"type": "string", "enum": ["a", "b"], "const": "b"}, "a", False, False),
+        ({"type": "string", "enum": ["a", "b"], "const": "b"}, "a", True, False),
         ({"type": "string", "enum": ["a", "b"], "const": "b"}, "b", True, True),
-        ({"type": "string", "enum": ["a", "bb"], "maxLength": 1}, "bb", False, False),
+        ({"type": "string", "enum": ["a", "bb"], "maxLength": 1}, "bb", True, False),
         ({"type": ["string", "null"], "enum": ["a"]}, None, False, True),  # null read as absent, with a notice
         ({"type": "integer", "exclusiveMinimum": 2.5, "multipleOf": 2.0}, 4, True, True),
-        ({"type": "integer", "exclusiveMinimum": 2.5}, 2, False, False),
-        ({"type": "integer", "format": "int32"}, 2**31, False, False),
-        ({"type": "number", "maximum": 1e308}, float("inf"), False, False),
+        ({"type": "integer", "exclusiveMinimum": 2.5}, 2, True, False),
+        ({"type": "integer", "format": "int32"}, 2**31, True, False),
+        ({"type": "number", "maximum": 1e308}, float("inf"), False, False),  # admission speaks,
         ({"type": "string", "format": "int32"}, "x", True, True),
     ],
 )
@@ -339,3 +370,40 @@ def test_defaults_fill_absent_properties_beside_unlisted_keys() -> None:
     result = tool.validate({"x": 1, "y": 2})
     assert result.data == {"x": 1, "y": 2, "a": 1}
     assert [notice.action for notice in result.notices] == ["defaulted"]
+
+
+# -- the invalid path's reading of admission, and remembered string tests ---------------------------
+PLAIN = ["", "a" * 100, 0, -(2**64) + 1, 2**64 - 1, 1.5, -0.0, True, None, [], ["a", 1, None, False], [2**63]]
+NOT_PLAIN = [2**64, float("nan"), float("inf"), [1.5], [[1]], {"a": 1}, (1,), {1}, b"x", [b"x"]]
+
+
+@pytest.mark.parametrize(("value", "plain"), [(v, True) for v in PLAIN] + [(v, False) for v in NOT_PLAIN], ids=repr)
+def test_plain_size_takes_only_what_admission_takes_without_a_word(value: Any, plain: bool) -> None:
+    size = plain_size(value)
+    assert (size >= 0) == plain == flat({"k": value})
+    if plain:
+        run = Run()
+        admit({"k": value}, run)
+        assert run.errors == []
+
+
+def test_a_remembered_format_answers_as_the_format_and_keeps_a_bounded_memory() -> None:
+    date = FORMAT_CHECKS["date"]
+    seen = memory(date)
+    assert memory(date) is seen  # a format's memory is shared
+    source = remembered_source("test", "seen", "v")
+    answer = eval(f"lambda v: {source}", {"test": date, "seen": seen})  # the expression generated code uses
+    for _ in range(2):
+        assert [answer(value) for value in DATES] == [date(value) for value in DATES]
+    assert {value for value in DATES if date(value)} <= seen
+    assert len(recent_days()) > 365 * 3
+    assert all(date(value) for value in recent_days())  # what the memory starts with passes the test
+    digits: set[str] = set()
+    counted = eval(f"lambda v: {source}", {"test": str.isdigit, "seen": digits})
+    for i in range(MEMO_SIZE + 10):
+        assert counted(str(i))
+    assert len(digits) == MEMO_SIZE
+    assert counted("7" * 100)
+    assert "7" * 100 not in digits  # too long to keep
+    assert not counted("xxx")
+    assert "xxx" not in digits

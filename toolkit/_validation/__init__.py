@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from toolkit._envelope import FieldError, Notice, ToolResult
+from toolkit._envelope import FieldError, ToolResult
 from toolkit._exceptions import SchemaError, ToolkitError
 from toolkit._validation._admit import MAX_ARGUMENT_SIZE, admit, too_large
 from toolkit._validation._checks import MAX_DEPTH, MAX_FIELD_ERRORS, Check, Run, short
@@ -47,7 +47,7 @@ from toolkit._validation._expected import type_name
 from toolkit._validation._generate import fast_path
 from toolkit._validation._invoke import safe_message
 from toolkit._validation._objects import apply_defaults
-from toolkit._validation._results import invalid_result, ok_result
+from toolkit._validation._results import invalid_of, ok_result
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
@@ -127,16 +127,6 @@ def _root_error(value: Any) -> FieldError:
                       _ROOT_EXPECTED)  # fmt: skip
 
 
-def _invalid(run: Run) -> ToolResult:
-    """The errors of a run, with a notice counting those beyond :data:`MAX_FIELD_ERRORS`."""
-    notices: tuple[Notice, ...] = ()
-    if run.more:
-        total = len(run.errors) + run.more
-        notices = (Notice("", "errors_truncated", f"{run.more:,} more field errors ({total:,} in all) are not "
-                          f"shown; fix these {len(run.errors)} and call again", to=run.more),)  # fmt: skip
-    return invalid_result(tuple(run.errors), notices)
-
-
 def validate(tool: Tool, args: Any) -> ToolResult:
     """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args."""
     if type(args) is dict:  # the common case: a dict straight from the model's function call
@@ -158,10 +148,10 @@ def validate(tool: Tool, args: Any) -> ToolResult:
     run = Run()
     admit(value, run)
     if run.errors:
-        return _invalid(run)
+        return invalid_of(run.errors, run.more)
     cleaned = check(value, None, run)
     if run.errors:
-        return _invalid(run)
+        return invalid_of(run.errors, run.more)
     if run.defaults:
         apply_defaults(cleaned, run.defaults, run)
     notices = tuple(run.notices)

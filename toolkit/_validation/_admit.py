@@ -26,7 +26,7 @@ from typing import Any
 from toolkit._validation._expected import Loc, int_text, json_text
 from toolkit._validation._run import MAX_DEPTH, Run
 
-__all__ = ["MAX_ARGUMENT_SIZE", "MAX_INTEGER_DIGITS", "admit"]
+__all__ = ["MAX_ARGUMENT_SIZE", "MAX_INTEGER_DIGITS", "admit", "flat", "plain_size"]
 
 MAX_ARGUMENT_SIZE = 8 * 1024 * 1024
 """The largest argument payload read: 8 MiB of JSON text (8,388,608 characters), or Python data that size as JSON."""
@@ -114,7 +114,7 @@ class _Walk:
 _SCALARS = frozenset({str, int, bool, type(None)})
 
 
-def _flat(args: dict[Any, Any]) -> bool:
+def flat(args: dict[Any, Any]) -> bool:
     """The common case, answered in one tight loop: string keys, and values that are JSON scalars (finite floats
     at the top) or lists of non-float scalars; no integer past 64 bits, a size far from the limit."""
     scalars, small, size = _SCALARS, _SMALL, 0
@@ -139,9 +139,33 @@ def _flat(args: dict[Any, Any]) -> bool:
     return size < MAX_ARGUMENT_SIZE // 4
 
 
+def plain_size(value: Any) -> int:
+    """For a value :func:`flat` would pass (a JSON scalar, finite floats, integers within 64 bits, or a list of
+    non-float scalars), at least the size the walk counts for it; else ``-1``."""
+    kind = type(value)
+    if kind is str:
+        return len(value) + 2
+    if kind is bool or value is None or (kind is int and -_SMALL < value < _SMALL):
+        return 4
+    if kind is float:
+        return 3 if value - value == 0 else -1
+    if kind is not list:
+        return -1
+    size = 2
+    for item in value:
+        inner = type(item)
+        if inner is str:
+            size += len(item) + 3
+        elif inner is bool or item is None or (inner is int and -_SMALL < item < _SMALL):
+            size += 5
+        else:
+            return -1
+    return size
+
+
 def admit(value: Any, run: Run) -> None:
     """Report on ``run`` what keeps ``value`` from being a JSON payload the validator reads (see the module)."""
-    if type(value) is dict and _flat(value):
+    if type(value) is dict and flat(value):
         return
     try:
         _Walk(run).value(value, None, 0)

@@ -83,6 +83,18 @@ _TYPE_TESTS: dict[str, Callable[[Any], bool]] = {
 }
 
 
+TYPE_TEST_SOURCE: dict[str, str] = {
+    "string": "type({0}) is str",
+    "integer": "(type({0}) is int or (type({0}) is float and {0}.is_integer()))",
+    "number": "(type({0}) is int or type({0}) is float)",
+    "boolean": "type({0}) is bool",
+    "null": "{0} is None",
+    "array": "type({0}) is list",
+    "object": "type({0}) is dict",
+}
+"""The same tests as Python source over a variable, for generated code (``.format(name)``)."""
+
+
 def type_check(
     kinds: list[str], schema: Mapping[str, Any], description: str | None
 ) -> tuple[Callable[[Any], bool], Check]:
@@ -92,16 +104,25 @@ def type_check(
     passes the test for ``integer``; the cleaning to ``int`` happens in the number checks.
     """
     tests = tuple(_TYPE_TESTS[k] for k in kinds if k in _TYPE_TESTS)
-    wanted = " or ".join(_ARTICLES.get(k, k) for k in kinds)
+    wanted = wanted_types(kinds)
     test = tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
     expected = once(lambda: describe(schema))
 
     def fail(value: Any, loc: Loc, run: Run) -> Any:
-        shown = "null" if value is None else f"{type_name(value)} {short(value)}"
-        run.error(loc, "wrong_type", f"{shown} is not {wanted}", expected())
+        run.error(loc, "wrong_type", f"{shown(value)} is not {wanted}", expected())
         return value
 
     return test, fail
+
+
+def shown(value: Any) -> str:
+    """A value as a ``wrong_type`` problem names it: its JSON type and its text (``string "10"``), or ``null``."""
+    return "null" if value is None else f"{type_name(value)} {short(value)}"
+
+
+def wanted_types(kinds: list[str]) -> str:
+    """``["integer", "null"]`` -> ``an integer or null``: what a ``wrong_type`` problem asks for."""
+    return " or ".join(_ARTICLES.get(k, k) for k in kinds)
 
 
 def integral_float_check(kinds: Any) -> Check | None:
@@ -113,7 +134,8 @@ def integral_float_check(kinds: Any) -> Check | None:
 
 
 # -- numbers -----------------------------------------------------------------------------------------
-def _range_expected(schema: Mapping[str, Any], description: str | None) -> str:
+def range_expected(schema: Mapping[str, Any], description: str | None) -> str:
+    """The ``expected`` words of an ``out_of_range`` error (the description's own, when it states the bounds)."""
     numbers = [
         number_text(schema[k]) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") if k in schema
     ]
@@ -139,7 +161,7 @@ def range_check(schema: Mapping[str, Any], description: str | None, clamp: bool)
     hi = high if _is_number(high) else _INF
     xlo = xlow if _is_number(xlow) else -_INF
     xhi = xhigh if _is_number(xhigh) else _INF
-    expected = once(lambda: _range_expected(schema, description))
+    expected = once(lambda: range_expected(schema, description))
 
     def outside(value: Any) -> bool:
         return not (lo <= value <= hi and xlo < value < xhi)
@@ -241,11 +263,7 @@ def length_check(schema: Mapping[str, Any], description: str | None) -> Check | 
     low = low or 0
     high = high if high is not None else float("inf")
 
-    @once
-    def expected() -> str:
-        tokens = [str(b) for b in (schema.get("minLength"), schema.get("maxLength")) if b is not None and b != 0]
-        found = clause(description, tokens, LENGTH_WORDS) if tokens else None
-        return found or describe({k: v for k, v in schema.items() if k != "format"} | {"type": "string"})
+    expected = once(lambda: length_expected(schema, description))
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is str and not low <= len(value) <= high:
@@ -257,6 +275,13 @@ def length_check(schema: Mapping[str, Any], description: str | None) -> Check | 
         return value
 
     return check
+
+
+def length_expected(schema: Mapping[str, Any], description: str | None) -> str:
+    """The ``expected`` words of a ``too_short``/``too_long`` error."""
+    tokens = [str(b) for b in (schema.get("minLength"), schema.get("maxLength")) if b is not None and b != 0]
+    found = clause(description, tokens, LENGTH_WORDS) if tokens else None
+    return found or describe({k: v for k, v in schema.items() if k != "format"} | {"type": "string"})
 
 
 Search = Callable[[str, Run], "bool | None"]
@@ -322,7 +347,7 @@ def format_check(name: str, description: str | None) -> Check | None:
     if test is None:
         return None
     noun = name.replace("-", " ")
-    expected = once(lambda: clause(description, (), FORMAT_WORDS.get(name, ())) or FORMAT_PHRASES[name])
+    expected = once(lambda: format_expected(name, description))
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is str and not test(value):
@@ -330,6 +355,11 @@ def format_check(name: str, description: str | None) -> Check | None:
         return value
 
     return check
+
+
+def format_expected(name: str, description: str | None) -> str:
+    """The ``expected`` words of a ``bad_format`` error."""
+    return clause(description, (), FORMAT_WORDS.get(name, ())) or FORMAT_PHRASES[name]
 
 
 # -- enum / const ------------------------------------------------------------------------------------
@@ -341,13 +371,7 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
     for v in strings:
         folded[v.casefold()] = None if v.casefold() in folded else v
 
-    @once
-    def expected() -> str:
-        if const:
-            return const_phrase(values[0])
-        shown = [v for v in values if isinstance(v, str)][:8]
-        found = clause(description, shown, ()) if 1 < len(shown) == len(values) else None
-        return found or clause(description, (), ("one of",)) or enum_phrase(values)
+    expected = once(lambda: enum_expected(values, description, const))
 
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is str and value in strings:
@@ -362,6 +386,15 @@ def enum_check(values: list[Any], description: str | None, insensitive: bool, co
         return value
 
     return check
+
+
+def enum_expected(values: list[Any], description: str | None, const: bool = False) -> str:
+    """The ``expected`` words of a ``not_in_enum`` error."""
+    if const:
+        return const_phrase(values[0])
+    strings = [v for v in values if isinstance(v, str)][:8]
+    found = clause(description, strings, ()) if 1 < len(strings) == len(values) else None
+    return found or clause(description, (), ("one of",)) or enum_phrase(values)
 
 
 def declared_check(node: Check, texts: Mapping[str, Any]) -> Check:

@@ -81,7 +81,7 @@ from toolkit._validation._objects import (
 )
 from toolkit._validation._pattern import compile_pattern
 
-__all__ = ["MAX_DEPTH", "Options", "compile_schema", "refuses_unlisted"]
+__all__ = ["MAX_DEPTH", "Options", "compile_schema", "property_checks", "refuses_unlisted"]
 
 MAX_REF_HOPS = 128
 _MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
@@ -198,10 +198,6 @@ class _Compiler:
             if keyword in schema:
                 checks.append(self.ref(schema[keyword], description, entry=False, declared=declared))
         checks.extend(self.scalars(schema, description))
-        if "enum" in schema and isinstance(schema["enum"], list):
-            checks.append(enum_check(schema["enum"], description, self.options.enum_insensitive))
-        if "const" in schema:
-            checks.append(enum_check([schema["const"]], description, self.options.enum_insensitive, const=True))
         closing = entry and self.options.closed and "unevaluatedProperties" not in schema and self.closes(schema)
         simple = closing and silent_on_unlisted(schema) and _IN_PLACE.isdisjoint(schema)
         if not _OBJECT_KEYWORDS.isdisjoint(schema):
@@ -248,6 +244,7 @@ class _Compiler:
 
     # -- scalars ----------------------------------------------------------------------------------
     def scalars(self, schema: Mapping[str, Any], description: str | None) -> list[Check]:
+        """The keyword checks of a node beside ``type``, in the order they run: numbers, strings, enum, const."""
         fmt = schema.get("format")
         found = [
             integral_float_check(schema.get("type")),
@@ -258,6 +255,10 @@ class _Compiler:
             format_check(fmt, description) if isinstance(fmt, str) else None,
             integer_format_check(fmt) if isinstance(fmt, str) else None,
         ]
+        if "enum" in schema and isinstance(schema["enum"], list):
+            found.append(enum_check(schema["enum"], description, self.options.enum_insensitive))
+        if "const" in schema:
+            found.append(enum_check([schema["const"]], description, self.options.enum_insensitive, const=True))
         return [c for c in found if c is not None]
 
     # -- combinators ------------------------------------------------------------------------------
@@ -443,3 +444,16 @@ def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
     compiler = _Compiler(schema, options)
     check_references(schema, compiler.resolve)
     return compiler.compile(schema, entry=True)
+
+
+def property_checks(
+    root: Mapping[str, Any], properties: Mapping[str, Any], options: Options
+) -> tuple[dict[str, Check], Callable[[Mapping[str, Any], str | None], list[Check]]]:
+    """The checks of the root object's ``properties`` as its object check compiles them (each value entered, the
+    declared strings read), each compiled on first use; and the maker of a node's keyword checks beside its
+    ``type`` (``_Compiler.scalars``). Call it only with a ``root`` :func:`compile_schema` accepted."""
+    compiler = _Compiler(root, options)
+    table: dict[str, Check] = {}
+    for name, sub in properties.items():
+        table[name] = compiler.lazy(table, name, sub, True)
+    return table, compiler.scalars

@@ -10,6 +10,7 @@ structure, ``multipleOf``, nullable types) get no predicate.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -17,7 +18,7 @@ from toolkit._exceptions import SchemaError
 from toolkit._validation._formats import FORMAT_CHECKS
 from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
 
-__all__ = ["fast_array_predicate", "fast_predicate"]
+__all__ = ["fast_array_predicate", "fast_predicate", "memory", "remembered_source"]
 
 Predicate = Callable[[Any], bool]
 _SIMPLE = (
@@ -153,3 +154,37 @@ def _matches(pattern: Pattern) -> Predicate:
             return False
 
     return matches
+
+
+MEMO_SIZE = 4096
+"""The most strings one memory keeps (once full, it keeps what it has)."""
+MEMO_LENGTH = 64
+"""The longest string a memory keeps: dates, times, ids, short codes."""
+_MEMORIES: dict[Predicate, set[str]] = {}
+
+
+def memory(test: Predicate) -> set[str]:
+    """The strings ``test`` (a pure test of a string, living as long as the process: a format's) passed, kept
+    for generated code to ask ``value in seen`` before running it (see :func:`remembered_source`). The date
+    format's starts with the days a model most often sends (:func:`recent_days`)."""
+    found = _MEMORIES.get(test)
+    if found is None:
+        found = _MEMORIES[test] = recent_days() if test is FORMAT_CHECKS["date"] else set()
+    return found
+
+
+def recent_days() -> set[str]:
+    """Every day from January two years back to the end of next year, as ``YYYY-MM-DD`` (about 1,460)."""
+    today = datetime.date.today()
+    first, last = datetime.date(today.year - 2, 1, 1), datetime.date(today.year + 1, 12, 31)
+    return {(first + datetime.timedelta(days=i)).isoformat() for i in range((last - first).days + 1)}
+
+
+def remembered_source(test: str, seen: str, var: str) -> str:
+    """Source for ``test`` (a name) on the string in ``var`` that answers from ``seen`` (a name) first, and adds a
+    short passing string while ``seen`` has room: a value a model sends again (the same date, call after call)
+    costs a set lookup; a new one, the test and a few comparisons more."""
+    return (
+        f"({var} in {seen} or ({test}({var}) and "
+        f"(len({var}) > {MEMO_LENGTH} or len({seen}) >= {MEMO_SIZE} or not {seen}.add({var}))))"
+    )

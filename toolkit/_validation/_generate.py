@@ -6,9 +6,15 @@ a schema :func:`fast_path` writes one Python function (as ``fastjsonschema`` doe
 pattern bound to a name in its namespace, never written into the text (keys are written with ``repr``). The
 function answers with the ``ok`` :class:`~toolkit.ToolResult` of a call that is valid **and** that the full
 validator would pass through unchanged -- no clamping, no case folding, no ``10.0`` cleaned to ``10``, no
-``null`` read as absent, no unknown key -- filling absent defaults with the same notices. For anything else it
-answers ``None`` and the full validator (:mod:`toolkit._validation._compile`) runs from the start: every error,
-notice and envelope comes from there, so the two paths cannot disagree on a call the fast path declines.
+``null`` read as absent, no unknown key -- filling absent defaults with the same notices. A call that gives
+every property is read in one ``try`` block, with no key counting and no defaults to fill. When a test fails,
+the call goes on to a second generated function, ``invalid`` (:mod:`toolkit._validation._generate_invalid`),
+which answers an invalid call with the full validator's envelope, built from the same compiled checks and
+phrases. For anything else the answer is ``None`` and the full validator (:mod:`toolkit._validation._compile`)
+runs from the start, so the two paths cannot disagree on a call the fast path declines.
+
+Format tests remember the short strings they passed (:func:`~toolkit._validation._fastpath.remembered_source`): a
+date a model sends again costs a set lookup.
 
 The function also stands in for admission (:mod:`toolkit._validation._admit`) on the calls it takes: exact
 JSON types only, string keys, finite floats, integers within 64 bits, and a size budget per parameter
@@ -23,6 +29,7 @@ gets no fast path (``None``): its calls all take the full validator.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -36,8 +43,9 @@ from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import VALIDATION_KEYWORDS, Options
 from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import format_path
-from toolkit._validation._fastpath import _matches
+from toolkit._validation._fastpath import _matches, memory, remembered_source
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
+from toolkit._validation._generate_invalid import invalid_lines
 from toolkit._validation._pattern import Pattern, compile_pattern
 from toolkit._validation._results import OK_NAMESPACE, ok_lines
 
@@ -55,6 +63,10 @@ _ARRAY = frozenset({"items", "minItems", "maxItems", "uniqueItems"})
 _NODE_KEYWORDS = _STRING | _NUMBER | _ARRAY | {"type", "nullable"}
 _KINDS = frozenset({"string", "integer", "number", "boolean", "null", "array"})
 _MAX_REFS = 16
+_EVERY_PRESENT = 8
+"""The most properties for which a call giving them all is read apart (a tool call rarely gives more)."""
+_FAIL = "return invalid(args)"
+"""What a failed test does: on to the generated ``invalid`` (:mod:`toolkit._validation._generate_invalid`)."""
 
 
 class _Decline(Exception):
@@ -73,7 +85,10 @@ class _Writer:
         self.resolve = Refs(root)
         self.options = options
         self.names: dict[str, Any] = {**OK_NAMESPACE, "json_copy": json_copy}
+        self.named: dict[int, str] = {}
         self.lines: list[str] = []
+        self.items: list[str] = []
+        self.later: tuple[Mapping[str, Any], Mapping[str, Any], list[str], int] = ({}, {}, [], 0)
 
     def literal(self, value: Any) -> str:
         """A number for the source: its ``repr`` (an int or finite float literal), else a name."""
@@ -83,7 +98,10 @@ class _Writer:
 
     def name(self, value: Any) -> str:
         """A name for ``value`` in the function's namespace (values never enter the source text)."""
-        name = f"c{len(self.names)}"
+        known = self.named.get(id(value))
+        if known is not None and self.names[known] is value:
+            return known
+        name = self.named[id(value)] = f"c{len(self.names)}"
         self.names[name] = value
         return name
 
@@ -113,7 +131,7 @@ class _Writer:
         return branches[1] if branches[0] is nulls[0] else branches[0]
 
     def slot(self, schema: Any, var: str, budget: int, depth: int) -> tuple[bool, bool]:
-        """Write the checks of one parameter's value in ``var`` (``return None`` when it fails).
+        """Write the checks of one parameter's value in ``var`` (on to ``invalid`` when it fails).
 
         Returns whether the cleaned value is a copy (an array) and whether ``null`` is accepted.
         """
@@ -129,14 +147,14 @@ class _Writer:
             if nullable:
                 raise _Decline  # null would match both branches: oneOf refuses it, anyOf picks the first
             self.line(depth, f"if {var} is not None and not ({test}):")
-            self.line(depth + 1, "return None")
+            self.line(depth + 1, _FAIL)
             return False, True
         if isinstance(schema, Mapping) and self.kinds(schema) == ["array"]:
             self.array(schema, var, budget, depth)
             return True, False
         test, nullable = self.test(schema, var, budget)
         self.line(depth, f"if not ({test}):")
-        self.line(depth + 1, "return None")
+        self.line(depth + 1, _FAIL)
         return False, nullable
 
     def kinds(self, schema: Mapping[str, Any]) -> list[str]:
@@ -212,7 +230,8 @@ class _Writer:
         parts = [f"type({var}) is str", bounds]
         fmt = schema.get("format")
         if isinstance(fmt, str) and fmt in FORMAT_CHECKS:
-            parts.append(f"{self.name(FORMAT_CHECKS[fmt])}({var})")
+            test = FORMAT_CHECKS[fmt]
+            parts.append(remembered_source(self.name(test), self.name(memory(test)), var))
         if isinstance(schema.get("pattern"), str):
             parts.append(f"{self.name(_matches(self.pattern(schema['pattern'])))}({var})")
         return " and ".join(parts)
@@ -247,31 +266,55 @@ class _Writer:
             parts.append(f"{var} % {self.literal(step)} == 0")
         return " and ".join(parts)
 
-    def array(self, schema: Mapping[str, Any], var: str, budget: int, depth: int) -> None:
+    def array_parts(self, schema: Mapping[str, Any], var: str, budget: int) -> tuple[str, str, bool]:
+        """The tests of an array in ``var``: its type and count, each item's (in ``y``), and whether items must
+        be unique."""
         if not _keywords(schema) <= _ARRAY | {"type", "nullable"} or schema.get("nullable") is True:
             raise _Decline
         count = min(schema.get("maxItems", 1024), budget // 64)
         share = (budget - 2) // max(count, 1) - 5  # each item's part of the budget
         items = self.follow(schema.get("items", True))
         item, _ = self.test(items, "y", share)
-        if schema.get("uniqueItems") is True and (
-            not isinstance(items, Mapping) or self.kinds(items) not in (["string"], ["integer"])
-        ):
+        unique = schema.get("uniqueItems") is True
+        if unique and (not isinstance(items, Mapping) or self.kinds(items) not in (["string"], ["integer"])):
             raise _Decline  # set() would read true as 1; JSON equality does not
         low = schema.get("minItems", 0)
-        self.line(
-            depth, f"if type({var}) is not list or not {self.literal(low)} <= len({var}) <= {self.literal(count)}:"
-        )
-        self.line(depth + 1, "return None")
+        least = f"{self.literal(low)} <= " if low else ""
+        return f"type({var}) is list and {least}len({var}) <= {self.literal(count)}", item, unique
+
+    def array(self, schema: Mapping[str, Any], var: str, budget: int, depth: int) -> None:
+        whole, item, unique = self.array_parts(schema, var, budget)
+        self.line(depth, f"if not ({whole}):")
+        self.line(depth + 1, _FAIL)
         self.line(depth, f"for y in {var}:")
         self.line(depth + 1, f"if not ({item}):")
-        self.line(depth + 2, "return None")
-        if schema.get("uniqueItems") is True:
+        self.line(depth + 2, _FAIL)
+        if unique:
             self.line(depth, f"if len(set({var})) != len({var}):")
-            self.line(depth + 1, "return None")
+            self.line(depth + 1, _FAIL)
+
+    def slot_test(self, schema: Any, var: str, budget: int) -> str:
+        """The checks :meth:`slot` writes, as one expression (for ``invalid``, where speed matters less)."""
+        schema = self.follow(schema)
+        inner = self.optional(schema) if isinstance(schema, Mapping) else None
+        node = self.follow(inner) if inner is not None else schema
+        if isinstance(node, Mapping) and self.kinds(node) == ["array"]:
+            whole, item, unique = self.array_parts(node, var, budget)
+            test = f"{whole} and all(map({self.item_test(item)}, {var}))"
+            test += f" and len(set({var})) == len({var})" if unique else ""
+        else:
+            test = self.test(node, var, budget)[0]
+        return f"{var} is None or ({test})" if inner is not None else test
+
+    def item_test(self, test: str) -> str:
+        """A function of ``y`` returning ``test``, for ``map`` (no generator to set up per call); its name."""
+        name = f"item{len(self.items)}"
+        self.items += [f"def {name}(y):", f"    return {test}"]
+        return name
 
     # -- the root -----------------------------------------------------------------------------------
     def root(self, schema: Mapping[str, Any]) -> str:
+        """The source of ``fast_path`` (see the module docstring)."""
         if not _keywords(schema) <= _ROOT_KEYWORDS or schema.get("type", "object") != "object":
             raise _Decline
         properties = dict(schema.get("properties") or {})
@@ -287,17 +330,21 @@ class _Writer:
         budget = (MAX_ARGUMENT_SIZE - 4096 - keys) // len(properties)
         if budget < 4096:
             raise _Decline
+        every = [name for name in schema.get("required") or () if isinstance(name, str) and name not in read_only]
+        self.later = (schema, properties, every, budget)
         self.line(0, "def fast_path(args):")
         self.line(1, "for key in args:")  # first: only then may the keys meet == (a str subclass may redefine it)
         self.line(2, "if type(key) is not str:")
         self.line(3, "return None")
         names = {name: f"v{i}" for i, name in enumerate(properties)}
+        if 1 < len(properties) <= _EVERY_PRESENT:
+            self.every_present(properties, names, budget)
         if required:
             self.line(1, "try:")
             for name in required:
                 self.line(2, f"{names[name]} = args[{name!r}]")
             self.line(1, "except KeyError:")
-            self.line(2, "return None")
+            self.line(2, _FAIL)
         copies: list[tuple[str, str, bool]] = []
         for name in required:
             copy, nullable = self.slot(properties[name], names[name], budget, 1)
@@ -313,7 +360,7 @@ class _Writer:
                 if copy:
                     copies.append((name, names[name], True))
         self.line(1, "if n != len(args):")
-        self.line(2, "return None")
+        self.line(2, _FAIL)
         self.line(1, "out = args.copy()")
         for name, var, guarded in copies:
             if guarded:
@@ -321,6 +368,30 @@ class _Writer:
             self.line(2 if guarded else 1, f"out[{name!r}] = {var}[:]")
         self.defaults(properties, set(required))
         return "\n".join(self.lines) + "\n"
+
+    def invalid(self) -> str:
+        """The source of ``invalid`` (after :meth:`root`), its names added to :attr:`names`."""
+        schema, properties, required, budget = self.later
+        tests = {name: self.slot_test(sub, "v", budget) for name, sub in properties.items()}
+        lines = invalid_lines(schema, properties, required, tests, self.options, self.name)
+        return "\n".join([*self.items, *lines]) + "\n"
+
+    def every_present(self, properties: Mapping[str, Any], names: Mapping[str, str], budget: int) -> None:
+        """The call that gives every property (a model often fills them all): no counting, no defaults."""
+        self.line(1, f"if len(args) == {len(properties)}:")
+        self.line(2, "try:")
+        for name in properties:
+            self.line(3, f"{names[name]} = args[{name!r}]")
+        self.line(2, "except KeyError:")  # a key no property declares
+        self.line(3, _FAIL)
+        copies = [(name, self.slot(sub, names[name], budget, 2)) for name, sub in properties.items()]
+        self.line(2, "out = args.copy()")
+        for name, (copy, nullable) in copies:
+            if copy and nullable:
+                self.line(2, f"if {names[name]} is not None:")
+            if copy:
+                self.line(3 if nullable else 2, f"out[{name!r}] = {names[name]}[:]")
+        self.ok(2, "()")
 
     def defaults(self, properties: Mapping[str, Any], required: set[str]) -> None:
         """Absent optional properties with a default: filled in, in schema order, each with its notice."""
@@ -362,7 +433,22 @@ def fast_path(schema: Mapping[str, Any], options: Options) -> FastPath | None:
     except (_Decline, ToolkitError):  # ToolkitError: a reference the full validator reports in its own words
         return None
     namespace = dict(writer.names)
+
+    lock = threading.Lock()
+
+    def invalid_later(args: dict[str, Any]) -> ToolResult | None:
+        """``invalid``, written and compiled when a call first needs it (many tools only see valid calls)."""
+        with lock:  # one writer: a second caller finds the real one bound
+            if namespace["invalid"] is invalid_later:
+                text = writer.invalid()
+                namespace.update(writer.names)
+                exec(compile(text, "<toolkit invalid path>", "exec"), namespace)  # binds the real one in its place
+                function.__doc__ = text + source
+        answer: ToolResult | None = namespace["invalid"](args)
+        return answer
+
+    namespace["invalid"] = invalid_later
     exec(compile(source, "<toolkit fast path>", "exec"), namespace)  # no schema text is in the source
     function: FastPath = namespace["fast_path"]
-    function.__doc__ = source  # the source, for whoever wonders what runs
+    function.__doc__ = source  # the source, for whoever wonders what runs (invalid's too, once written)
     return function

@@ -18,7 +18,16 @@ from typing import Any
 
 from toolkit._envelope import FieldError, Notice, ToolResult
 
-__all__ = ["ERROR_FIELDS", "OK_NAMESPACE", "RESULT_FIELDS", "field_error", "invalid_result", "ok_lines", "ok_result"]
+__all__ = [
+    "ERROR_FIELDS",
+    "OK_NAMESPACE",
+    "RESULT_FIELDS",
+    "field_error",
+    "invalid_of",
+    "invalid_result",
+    "ok_lines",
+    "ok_result",
+]
 
 RESULT_FIELDS = ("status", "data", "errors", "notices", "replay", "retryable", "message")
 """The fields :func:`ok_result` and :func:`invalid_result` fill, in :class:`ToolResult`'s order."""
@@ -31,12 +40,11 @@ def _blank(cls: type, fields: tuple[str, ...]) -> Any:
     return type(f"_Blank{cls.__name__}", cls.__bases__, {"__slots__": fields})
 
 
-_new = object.__new__
 _Result: Any = _blank(ToolResult, RESULT_FIELDS)
 _Error: Any = _blank(FieldError, ERROR_FIELDS)
 
 
-OK_NAMESPACE: dict[str, Any] = {"_new": _new, "_Blank": _Result, "_ToolResult": ToolResult}
+OK_NAMESPACE: dict[str, Any] = {"_Blank": _Result, "_ToolResult": ToolResult}
 """The names :func:`ok_lines` refers to (generated fast paths put them in their namespace)."""
 
 
@@ -44,7 +52,7 @@ def ok_lines(data: str, notices: str) -> list[str]:
     """Source lines returning ``ToolResult("ok", data=<data>, notices=<notices>)``, given as expressions: what
     :func:`ok_result` runs, for generated code to run inline."""
     return [
-        "result = _new(_Blank)",
+        "result = _Blank()",
         "result.status = 'ok'",
         f"result.data = {data}",
         "result.errors = ()",
@@ -71,7 +79,7 @@ ok_result = _ok_function()
 
 def invalid_result(errors: tuple[FieldError, ...], notices: tuple[Notice, ...] = ()) -> ToolResult:
     """``ToolResult("invalid_arguments", errors=errors, notices=notices)``."""
-    result = _new(_Result)
+    result = _Result()
     result.status = "invalid_arguments"
     result.data = None
     result.errors = errors
@@ -83,9 +91,19 @@ def invalid_result(errors: tuple[FieldError, ...], notices: tuple[Notice, ...] =
     return result  # type: ignore[no-any-return]
 
 
+def invalid_of(errors: list[FieldError], more: int) -> ToolResult:
+    """The envelope of a run's field errors, with a notice counting the ``more`` beyond those kept."""
+    notices: tuple[Notice, ...] = ()
+    if more:
+        total = len(errors) + more
+        notices = (Notice("", "errors_truncated", f"{more:,} more field errors ({total:,} in all) are not shown; "
+                          f"fix these {len(errors)} and call again", to=more),)  # fmt: skip
+    return invalid_result(tuple(errors), notices)
+
+
 def field_error(field: str, code: str, problem: str, expected: str) -> FieldError:
     """``FieldError(field, code, problem, expected)``."""
-    error = _new(_Error)
+    error = _Error()
     error.field = field
     error.code = code
     error.problem = problem
