@@ -113,11 +113,12 @@ def _summary_table(console: Console, target: str, summary: dict[str, Any]) -> No
         f"{plural(refused, 'refusal')}"
     )
     caption = "lost: dropped from the declarations, still enforced by the validator" if summary["losses"] else None
-    table = Table("", "slug or keyword", "count", "meaning", title=title, title_justify="left", caption=caption)
+    columns = ("", "slug or keyword", "count", "meaning") if refused else ("", "keyword", "count")
+    table = Table(*columns, title=title, title_justify="left", caption=caption)
     for slug, count in summary["refusals"].items():
         table.add_row("refused", slug, str(count), SLUGS.get(slug, ""))
     for keyword, count in summary["losses"].items():
-        table.add_row("lost", keyword, str(count), "")
+        table.add_row("lost", keyword, str(count), *([""] if refused else []))
     if table.row_count:
         console.print(table)
     else:
