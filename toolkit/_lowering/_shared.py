@@ -57,6 +57,10 @@ class Memo:
     """By the parameter schema's identity (the schema kept beside, so its id cannot be reused)."""
     by_content: dict[tuple[Any, ...], _Parameter] = field(default_factory=dict)
     """By the parameter schema's JSON text (keys in order), for schemas built afresh for each operation."""
+    origins: dict[int, str] = field(default_factory=dict)
+    """The ``args_schema`` pointer each node finished by the declaration budget's lowerings came from, by id."""
+    sizes: dict[int, tuple[Any, int]] = field(default_factory=dict)
+    """Each top-level argument's lowered node's size in compact JSON, by id (the node kept beside)."""
 
 
 class SharedWalk:
