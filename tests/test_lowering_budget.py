@@ -130,6 +130,46 @@ def test_the_reductions_start_from_the_declarations_own_lowering() -> None:
         assert probe.losses == lowered.losses
 
 
+def test_shared_budget_lowerings_and_sizes_equal_fresh_ones() -> None:
+    """Lowerings for the budget shared through a memo (a parameter lowered once per depth, each argument's node
+    measured once) give what fresh ones give: the same schema, losses, origins of every node, and size."""
+    from toolkit._lowering import Memo
+    from toolkit._lowering._budget import _probe, _size, declaration_bytes
+
+    tree, nested = recursive_tree(), nested_inline()
+    schema = {
+        "type": "object",
+        "properties": {"tree": tree["properties"]["root"], "payload": nested["properties"]["payload"], "café": {}},
+        "$defs": tree["$defs"],
+    }
+    contract = ToolContract(name="grow", description="Grow a tree.", args_schema=schema)
+    memo = Memo()
+    for depth in (0, 1, 3, 0, 1, 3):
+        fresh, shared = _probe(schema, depth), _probe(schema, depth, memo)
+        assert shared.schema == fresh.schema
+        assert shared.losses == fresh.losses
+        assert _origins(shared) == _origins(fresh)
+        whole = declaration_bytes({"name": "grow", "description": "Grow a tree.", "parameters": fresh.schema})
+        assert _size(contract, shared.schema, memo.sizes) == whole == _size(contract, fresh.schema)
+    assert memo.sizes
+
+
+def _origins(probe: Any) -> list[str]:
+    out: list[str] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            out.append(probe.origins.get(id(node), "?"))
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(probe.schema)
+    return out
+
+
 # -- the reductions, in order ---------------------------------------------------------------------------------
 def test_inlining_depth_is_reduced_first_and_each_cut_reference_is_a_loss() -> None:
     schema = recursive_tree()

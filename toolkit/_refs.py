@@ -242,12 +242,12 @@ def follow(node: Any, resolve: Resolve, *, merge: bool = True) -> Any:
     lints, fixtures and phrases, not for enforcing it. Without (OpenAPI reference objects), they are ignored.
     A chain that comes back to itself raises ``left_recursive_ref``.
     """
-    if (node.__class__ is not dict and not isinstance(node, Mapping)) or "$ref" not in node:
+    if (node.__class__ is not dict and (node is None or not isinstance(node, Mapping))) or "$ref" not in node:
         return node
     layers: list[dict[str, Any]] = []
     chain: list[str] = []
     seen: set[int] = set()
-    while isinstance(node, Mapping) and "$ref" in node:
+    while (node.__class__ is dict or (node is not None and isinstance(node, Mapping))) and "$ref" in node:
         ref = node["$ref"]
         if merge and len(node) > 1:
             layers.append({key: value for key, value in node.items() if key != "$ref"})
@@ -286,7 +286,9 @@ def subschemas(schema: Mapping[str, Any], at: str = "") -> Iterator[Edge]:
             yield schema[key], f"{at}/{key}"
     for key in SCHEMA_MAP:
         table = schema.get(key)
-        if isinstance(table, Mapping):
+        if table.__class__ is dict or (
+            table is not None and isinstance(table, Mapping)
+        ):  # a dict or None, mostly: no ABC check
             yield from ((sub, f"{at}/{key}/{_escape(str(name))}") for name, sub in table.items())
     for key in SCHEMA_LIST:
         members = schema.get(key)
@@ -368,7 +370,9 @@ def _edges(schema: Mapping[str, Any], at: str, resolve: Resolve) -> tuple[list[E
     parts: list[Edge] = []
     for key in _PART_MAP:
         table = schema.get(key)
-        if isinstance(table, Mapping):
+        if table.__class__ is dict or (
+            table is not None and isinstance(table, Mapping)
+        ):  # a dict or None, mostly: no ABC check
             parts.extend((sub, f"{at}/{key}/{name}") for name, sub in table.items())
     parts.extend((schema[key], f"{at}/{key}") for key in _PART_ONE if key in schema)
     prefix = schema.get("prefixItems")

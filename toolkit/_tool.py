@@ -163,7 +163,7 @@ class Tool(Displayable):
         policy = replace(self.policy, **changes)
         if policy.declaration_budget == self.policy.declaration_budget:
             return replace(self, policy=policy, _cache={})
-        lowered, fitted = _fitted(self.contract, lower(self.contract.args_schema), policy, DEFAULT_BUDGET)
+        lowered, fitted = _fitted(self.contract, lower(self.contract.args_schema), policy, DEFAULT_BUDGET, None)
         parameters = lowered.schema if has_arguments(self.contract) else None
         tool = replace(
             self, policy=policy, parameters=parameters, lowering_losses=lowered.losses, budget_fit=fitted, _cache={}
@@ -271,7 +271,7 @@ def build_tool(
     policy = policy or Policy()
     lowered = lower(contract.args_schema, memo=memo)  # reads every reference, as the validator will
     check_enforceable(contract.args_schema, references=False, done=enforced)
-    lowered, fitted = _fitted(contract, lowered, policy, budget)
+    lowered, fitted = _fitted(contract, lowered, policy, budget, memo)
     parameters = lowered.schema if has_arguments(contract) else None
     tool = Tool(
         contract=contract,
@@ -287,8 +287,10 @@ def build_tool(
     return replace(tool, lints=lint(tool, lint_memo))
 
 
-def _fitted(contract: ToolContract, lowered: Lowered, policy: Policy, budget: int | None) -> tuple[Lowered, BudgetFit]:
+def _fitted(
+    contract: ToolContract, lowered: Lowered, policy: Policy, budget: int | None, memo: Memo | None
+) -> tuple[Lowered, BudgetFit]:
     """The lowering within the policy's budget, or else ``budget`` (see :mod:`toolkit._lowering._budget`)."""
     check_budget(budget, "budget")
     chosen = budget if policy.declaration_budget is None else check_budget(policy.declaration_budget)
-    return fit(contract, lowered, chosen, DEFAULT_MAX_DEPTH)
+    return fit(contract, lowered, chosen, DEFAULT_MAX_DEPTH, memo)

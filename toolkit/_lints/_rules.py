@@ -76,7 +76,7 @@ def _name_words(name: str) -> list[str]:
 
 def untyped_value(s: Subject) -> Iterator[Finding]:
     for f in s.fields:
-        items = [s.resolve(b["items"]) for b in f.branches if isinstance(b.get("items"), Mapping)]
+        items = [s.resolve(b["items"]) for b in f.branches if "items" in b and isinstance(b["items"], Mapping)]
         if any(_is_untyped(b) for b in [*f.branches, *items]):
             yield (
                 f.path,
@@ -86,7 +86,9 @@ def untyped_value(s: Subject) -> Iterator[Finding]:
 
 
 def _is_untyped(schema: Any) -> bool:
-    if not isinstance(schema, Mapping):  # a boolean branch: true accepts anything, false nothing
+    if not (
+        schema.__class__ is dict or (schema is not None and isinstance(schema, Mapping))
+    ):  # a boolean branch: true accepts anything, false nothing
         return schema is True
     shape_keys = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items")
     return not any(k in schema for k in shape_keys)

@@ -46,7 +46,7 @@ class Field:
         """The non-null alternatives of this field (its ``anyOf``/``oneOf`` members, or itself)."""
         alts = self.schema.get("anyOf") or self.schema.get("oneOf")
         if isinstance(alts, list) and alts:
-            return [a for a in alts if isinstance(a, Mapping) and types(a) != {"null"}]
+            return [a for a in alts if (a.__class__ is dict or isinstance(a, Mapping)) and types(a) != {"null"}]
         return [self.schema]
 
 
@@ -92,13 +92,17 @@ class Subject:
 def walk(refs: Refs, node: Any, prefix: str, depth: int) -> Iterator[Field]:
     """Every property below ``node`` (through arrays and unions), down to a bounded depth."""
     node = follow(node, refs)
-    if depth > _WALK_LIMIT or not isinstance(node, Mapping):
+    if depth > _WALK_LIMIT or not (node.__class__ is dict or (node is not None and isinstance(node, Mapping))):
         return
     for container in containers(refs, node):
         properties = container.get("properties")
-        for name, sub in properties.items() if isinstance(properties, Mapping) else ():
+        for name, sub in (
+            properties.items()
+            if (properties.__class__ is dict or (properties is not None and isinstance(properties, Mapping)))
+            else ()
+        ):
             resolved = follow(sub, refs)
-            if not isinstance(resolved, Mapping):
+            if not (resolved.__class__ is dict or (resolved is not None and isinstance(resolved, Mapping))):
                 continue
             path = f"{prefix}.{name}" if prefix else name
             text = resolved.get("description")
@@ -126,8 +130,8 @@ def containers(
     for key in ("anyOf", "oneOf", "allOf"):
         for member in node.get(key) or ():
             resolved = follow(member, refs)
-            if isinstance(resolved, Mapping):
+            if resolved.__class__ is dict or (resolved is not None and isinstance(resolved, Mapping)):
                 yield from containers(refs, resolved, hops + 1, seen)
     items = follow(node.get("items"), refs)
-    if isinstance(items, Mapping):
+    if items.__class__ is dict or (items is not None and isinstance(items, Mapping)):
         yield from containers(refs, items, hops + 1, seen)

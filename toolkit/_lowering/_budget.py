@@ -51,6 +51,7 @@ from toolkit._contract import Loss, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import Lowered
 from toolkit._lowering._merge import Draft
+from toolkit._lowering._shared import Memo
 from toolkit._lowering.gemini import MAX_NESTING, MAX_NODES, GeminiWalker, has_arguments
 from toolkit._refs import Refs
 
@@ -136,20 +137,42 @@ def check_budget(value: Any, what: str = "declaration_budget") -> int | None:
     raise SchemaError(f"{what} must be a positive number of bytes or None, got {value!r}", slug="bad_budget")
 
 
-def _size(contract: ToolContract, schema: Mapping[str, Any] | None) -> int:
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _size(contract: ToolContract, schema: Mapping[str, Any] | None, sizes: dict[int, Any] | None = None) -> int:
+    """:func:`declaration_bytes` of the contract's declaration with ``schema`` as its parameters. With ``sizes``
+    (by node id, the node kept beside so its id cannot be reused), each top-level argument's node is measured
+    once: lowerings share the nodes of shared parameters, and compact JSON's size is the sum of its parts."""
     body: dict[str, Any] = {"name": contract.name, "description": contract.description}
-    if schema is not None and has_arguments(contract):
+    if schema is None or not has_arguments(contract):
+        return declaration_bytes(body)
+    arguments = schema.get("properties")
+    if sizes is None or arguments.__class__ is not dict or not arguments:
         body["parameters"] = schema
-    return declaration_bytes(body)
+        return declaration_bytes(body)
+    body["parameters"] = {**schema, "properties": {}}
+    total = declaration_bytes(body) + len(arguments) - 1  # the commas between the arguments
+    for key, node in arguments.items():
+        if key.__class__ is not str:
+            body["parameters"] = schema
+            return declaration_bytes(body)
+        found = sizes.get(id(node))
+        if found is None or found[0] is not node:
+            found = sizes[id(node)] = (node, len(_ENCODER.encode(node).encode("utf-8")))
+        total += len(_ENCODER.encode(key).encode("utf-8")) + 1 + found[1]
+    return total
 
 
 # -- lowering that remembers where each output node came from -----------------------------------------------
 class _TracedWalker(GeminiWalker):
     """The ``gemini`` walker, noting the ``args_schema`` pointer each finished node was lowered from."""
 
-    def __init__(self, root: Mapping[str, Any], max_depth: int) -> None:
-        super().__init__(root, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES)
-        self.origins: dict[int, str] = {}
+    def __init__(self, root: Mapping[str, Any], max_depth: int, memo: Memo | None) -> None:
+        super().__init__(root, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES, memo=memo)
+        self.origins: dict[int, str] = memo.origins if memo is not None else {}
+        """Shared with the memo's other lowerings: a shared parameter's nodes were noted when first finished,
+        and stay alive (the memo holds them), so their ids are not reused."""
 
     def check(self, schema: Any, path: str) -> None:
         """Nothing to read: the full lowering this one reduces has read every reference already (it walked or
@@ -173,8 +196,8 @@ class _Probe:
     origins: Mapping[int, str]
 
 
-def _probe(schema: Mapping[str, Any], depth: int) -> _Probe:
-    walker = _TracedWalker(schema, depth)
+def _probe(schema: Mapping[str, Any], depth: int, memo: Memo | None = None) -> _Probe:
+    walker = _TracedWalker(schema, depth, memo)
     result, losses = walker.run()
     return _Probe(depth, result, losses, walker.origins)
 
@@ -227,19 +250,27 @@ _SHORTENED = (
 
 
 # -- the search ------------------------------------------------------------------------------------------
-def fit(contract: ToolContract, lowered: Lowered, budget: int | None, max_depth: int) -> tuple[Lowered, BudgetFit]:
+def fit(
+    contract: ToolContract, lowered: Lowered, budget: int | None, max_depth: int, memo: Memo | None = None
+) -> tuple[Lowered, BudgetFit]:
     """``lowered`` (the contract's ``gemini`` lowering at ``max_depth``) made to fit ``budget`` bytes, with the
     losses of every reduction, and how it fit; raises ``SchemaError`` slug ``declaration_over_budget`` when no
-    reduction fits (see the module's notes for the order)."""
-    before = _size(contract, lowered.schema)
+    reduction fits (see the module's notes for the order). ``memo`` (shared by the tools of one document)
+    lowers each shared parameter once per reference depth tried."""
+    sizes = memo.sizes if memo is not None else None
+    before = _size(contract, lowered.schema, sizes)
     if budget is None or before <= budget:
         return lowered, BudgetFit(budget, before, before)
     probes: dict[int, _Probe] = {}
+    measured: dict[tuple[int, int], int] = {}
 
     def size(depth: int, steps: int) -> int:
         if depth not in probes:
-            probes[depth] = _probe(contract.args_schema, depth)
-        return _size(contract, _reduce(probes[depth], steps, {}) if steps else probes[depth].schema)
+            probes[depth] = _probe(contract.args_schema, depth, memo)
+        if (depth, steps) not in measured:
+            schema = _reduce(probes[depth], steps, {}) if steps else probes[depth].schema
+            measured[depth, steps] = _size(contract, schema, None if steps else sizes)
+        return measured[depth, steps]
 
     def whole(depth: int) -> bool:  # no reference cut: every deeper lowering is this one
         return probes[depth].schema == lowered.schema
@@ -250,7 +281,7 @@ def fit(contract: ToolContract, lowered: Lowered, budget: int | None, max_depth:
                 fits = partial(_within, size, steps, budget)
                 depth = _deepest(fits, whole, max_depth - 1 if steps == 0 else max_depth)
                 cut = depth < max_depth and not whole(depth)
-                return _result(contract, lowered, probes[depth], steps, budget, before, cut)
+                return _result(contract, lowered, probes[depth], steps, budget, (before, size(depth, steps)), cut)
     smallest = size(0, _STAGES) if has_arguments(contract) else before
     raise SchemaError(
         f"the declaration of {contract.name!r} is {before:,} bytes (~{tokens(before):,} tokens) and still "
@@ -277,9 +308,17 @@ def _deepest(fits: Callable[[int], bool], whole: Callable[[int], bool], high: in
 
 
 def _result(
-    contract: ToolContract, lowered: Lowered, probe: _Probe, steps: int, budget: int, before: int, cut: bool
+    contract: ToolContract,
+    lowered: Lowered,
+    probe: _Probe,
+    steps: int,
+    budget: int,
+    measured: tuple[int, int],
+    cut: bool,
 ) -> tuple[Lowered, BudgetFit]:
-    """The reduced lowering from ``probe`` and ``steps``; ``cut``: the probe inlines less than the full one."""
+    """The reduced lowering from ``probe`` and ``steps`` (``measured``: the sizes before and after);
+    ``cut``: the probe inlines less than the full one."""
+    before, after = measured
     extra: dict[tuple[str, str], Loss] = {}
     schema = _reduce(probe, steps, extra) if steps else dict(probe.schema)
     reasons = {loss.reason for loss in extra.values()}
@@ -291,7 +330,7 @@ def _result(
         taken.insert(0, "depth")
         losses = list(_blame_depth(probe.losses, lowered.losses, budget, contract.args_schema))
     reduced = Lowered(schema, (*losses, *extra.values()), lowered.strict)
-    return reduced, BudgetFit(budget, before, _size(contract, schema), probe.depth if cut else None, tuple(taken))
+    return reduced, BudgetFit(budget, before, after, probe.depth if cut else None, tuple(taken))
 
 
 def _blame_depth(

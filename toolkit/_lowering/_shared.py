@@ -57,6 +57,13 @@ class Memo:
     """By the parameter schema's identity (the schema kept beside, so its id cannot be reused)."""
     by_content: dict[tuple[Any, ...], _Parameter] = field(default_factory=dict)
     """By the parameter schema's JSON text (keys in order), for schemas built afresh for each operation."""
+    first: dict[tuple[Any, ...], tuple[Any, _Parameter] | None] = field(default_factory=dict)
+    """The first parameter lowered at each place (path, depth, walker), its JSON text not yet taken: most
+    places hold one parameter in a document, so the text is taken only when a second one comes (``None``)."""
+    origins: dict[int, str] = field(default_factory=dict)
+    """The ``args_schema`` pointer each node finished by the declaration budget's lowerings came from, by id."""
+    sizes: dict[int, tuple[Any, int]] = field(default_factory=dict)
+    """Each top-level argument's lowered node's size in compact JSON, by id (the node kept beside)."""
 
 
 class SharedWalk:
@@ -90,14 +97,23 @@ class SharedWalk:
         found = memo.parameters.get(key)
         entry = found[1] if found is not None and found[0] is schema and self._reusable(found[1]) else None
         content: tuple[Any, ...] | None = None
+        alone = False
         if entry is None:  # not this object: perhaps the same JSON, built afresh for another operation
-            text = _content(schema)
-            content = None if text is None else (text, *rest)
-            entry = memo.by_content.get(content) if content is not None else None
-            if entry is not None and self._reusable(entry):
-                memo.parameters[key] = (schema, entry)
-            else:
-                entry = None
+            first = memo.first.get(rest, _NONE)
+            alone = first is _NONE
+            if first is not None and first is not _NONE:  # a second one here: the first's text is due
+                earlier = _content(first[0])
+                if earlier is not None:
+                    memo.by_content[(earlier, *rest)] = first[1]
+            if not alone:
+                memo.first[rest] = None
+                text = _content(schema)
+                content = None if text is None else (text, *rest)
+                entry = memo.by_content.get(content) if content is not None else None
+                if entry is not None and self._reusable(entry):
+                    memo.parameters[key] = (schema, entry)
+                else:
+                    entry = None
         if entry is not None:
             self.work += entry.walk_work
             if self.work > self.max_work:
@@ -112,7 +128,9 @@ class SharedWalk:
             walked, self.losses, self.located = self.losses, saved, None
         entry = _Parameter(located, None, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
         memo.parameters[key] = (schema, entry)
-        if content is not None:
+        if alone:
+            memo.first[rest] = (schema, entry)
+        elif content is not None:
             memo.by_content[content] = entry
         self._replay(entry.walk_losses)
         if not entry.read_only:
@@ -157,6 +175,10 @@ class SharedWalk:
     def _replay(self, losses: tuple[Loss, ...]) -> None:
         for loss in losses:
             self.losses.setdefault((loss.path, loss.keyword, loss.reason), loss)
+
+
+_NONE: Any = object()
+"""No parameter yet at a place (:attr:`Memo.first`)."""
 
 
 def _def_name(ref: str) -> str | None:

@@ -72,7 +72,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _is_schema(value: Any) -> bool:
-    return isinstance(value, Mapping) or type(value) is bool
+    return value.__class__ is dict or type(value) is bool or isinstance(value, Mapping)
 
 
 def json_value(value: Any, depth: int = 0) -> bool:
