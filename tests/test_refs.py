@@ -20,7 +20,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from toolkit._exceptions import SchemaError
-from toolkit._refs import REF_SLUGS, Refs, check_references, follow, main_type, schema_types, tokens
+from toolkit._refs import REF_SLUGS, Refs, check_references, defs_name, follow, main_type, schema_types, tokens
 
 URI = "urn:test:document"
 
@@ -324,3 +324,19 @@ def test_main_type_default_and_branches_are_the_callers_choice() -> None:
 )
 def test_the_sole_type_is_only_a_type_the_node_is_sure_of(node: Any, kind: str | None) -> None:
     assert main_type(node, Refs(TYPED), sole=True) == kind
+
+
+@pytest.mark.parametrize(
+    ("ref", "name"),
+    [
+        ("#/$defs/Pet", "Pet"),
+        ("#/$defs/my%20thing", "my thing"),
+        ("#/$defs/a~1b", "a/b"),
+        ("#/$defs/Pet/properties/id", None),
+        ("#/definitions/Pet", None),
+        ("#anchor", None),
+        ("https://example.com/s.json#/$defs/Pet", None),
+    ],
+)
+def test_defs_name_reads_only_a_whole_defs_entry(ref: str, name: str | None) -> None:
+    assert defs_name(ref) == name

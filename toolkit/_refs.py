@@ -62,6 +62,7 @@ __all__ = [
     "Resolve",
     "TypeSet",
     "check_references",
+    "defs_name",
     "follow",
     "has_silent_objects",
     "is_ref_slug",
@@ -197,6 +198,15 @@ def tokens(ref: Any) -> tuple[str, ...]:
     if parsed.anchor is not None:
         raise _refused(ref, None, UNRESOLVED_REF, _ANCHOR_HERE)
     return parsed.tokens
+
+
+def defs_name(ref: str) -> str | None:
+    """The ``$defs`` name a reference reads (``#/$defs/Name`` -> ``"Name"``), or None for any other reference."""
+    try:
+        path = tokens(ref)
+    except SchemaError:
+        return None
+    return path[1] if len(path) == 2 and path[0] == "$defs" else None
 
 
 class Refs:

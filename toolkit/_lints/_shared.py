@@ -22,7 +22,7 @@ from toolkit._contract import Lint
 from toolkit._exceptions import SchemaError
 from toolkit._lints._subject import Field, walk
 from toolkit._lints._words import read
-from toolkit._refs import Refs, follow, tokens
+from toolkit._refs import Refs, defs_name, follow
 
 __all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs", "declaration_size"]
 
@@ -142,7 +142,7 @@ def _same(refs: Refs, group: Group) -> bool:
     defs = defs if defs.__class__ is dict else {}
     read = group.read
     if read is None:
-        read = group.read = tuple((ref, _def_name(ref), target) for ref, target in group.refs.read.items())
+        read = group.read = tuple((ref, defs_name(ref), target) for ref, target in group.refs.read.items())
     try:
         for ref, name, target in read:
             if (defs.get(name) if name is not None else refs.lookup(ref)) is not target:
@@ -150,11 +150,3 @@ def _same(refs: Refs, group: Group) -> bool:
     except SchemaError:
         return False
     return True
-
-
-def _def_name(ref: str) -> str | None:
-    try:
-        path = tokens(ref)
-    except SchemaError:
-        return None
-    return path[1] if len(path) == 2 and path[0] == "$defs" else None

@@ -23,7 +23,7 @@ from typing import Any
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._merge import Draft
-from toolkit._refs import Refs, tokens
+from toolkit._refs import Refs, defs_name
 
 __all__ = ["SHAREABLE_ROOT", "Memo", "SharedWalk"]
 
@@ -160,7 +160,7 @@ class SharedWalk:
         if not entry.read_only and entry.finished is None:
             return False
         if entry.checks is None:
-            entry.checks = tuple((ref, _def_name(ref), target) for ref, target in entry.located.items())
+            entry.checks = tuple((ref, defs_name(ref), target) for ref, target in entry.located.items())
         defs = self.document.root.get("$defs")
         defs = defs if defs.__class__ is dict else {}
         try:
@@ -179,15 +179,6 @@ class SharedWalk:
 
 _NONE: Any = object()
 """No parameter yet at a place (:attr:`Memo.first`)."""
-
-
-def _def_name(ref: str) -> str | None:
-    """The ``$defs`` name a reference reads (``#/$defs/Name``), checked by a dictionary lookup before reuse."""
-    try:
-        path = tokens(ref)
-    except SchemaError:
-        return None
-    return path[1] if len(path) == 2 and path[0] == "$defs" else None
 
 
 def _content(schema: Any) -> str | None:
