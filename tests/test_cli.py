@@ -292,6 +292,34 @@ def test_fixtures_that_misbehave_exit_1(capsys: pytest.CaptureFixture[str], tmp_
     assert "fail" in out
 
 
+def test_fixtures_nested_cap_bounds_the_nested_sample(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "ship_tools.py"
+    source.write_text(
+        "from pydantic import BaseModel\n\n\n"
+        "class Line(BaseModel):\n"
+        '    """One order line."""\n\n'
+        "    sku: str\n    quantity: int\n\n\n"
+        "def ship(lines: list[Line], note: str) -> str:\n"
+        '    """Ship order lines.\n\n    Args:\n        lines: The lines to ship.\n'
+        '        note: A note for the courier.\n    """\n'
+        "    return note\n",
+        encoding="utf-8",
+    )
+    counts = {}
+    for cap in ("0", "2", "all"):
+        code, reports = run_json(capsys, "fixtures", f"{source}:ship", "--nested-cap", cap)
+        assert code == 0
+        counts[cap] = reports["ship"]["nested"]
+    generated = {cap: found["generated"] for cap, found in counts.items()}
+    possible = counts["all"]["possible"]
+    assert generated["0"] == 0
+    assert generated["2"] == 2
+    assert generated["all"] == possible > 2
+    code, _, err = run(capsys, "fixtures", f"{source}:ship", "--nested-cap", "many")
+    assert code == 2
+    assert "not a count of fixtures" in err
+
+
 # -- golden ------------------------------------------------------------------------------------------------
 
 

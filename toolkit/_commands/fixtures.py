@@ -1,7 +1,11 @@
 """``toolkit fixtures TARGET``: fire the ugly fixtures at each tool's strict validator and show the report.
 
-    toolkit fixtures toolkit/examples.py:search_issues
+    toolkit fixtures toolkit.examples:search_issues
     toolkit fixtures specs/orders.yaml --op createRefund --json
+    toolkit fixtures specs/orders.yaml --nested-cap all
+
+Nested fields (object properties, array items) get a bounded sample of fixtures per tool: --nested-cap N
+changes the bound (default 64), --nested-cap all fires every one.
 
 Exit code 1 when a fixture's actual verdict differs from the expected one.
 """
@@ -13,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit._commands import add_target_arguments, plain_text, progress, write_json
 from toolkit._display import mimebundle
-from toolkit._fixtures import fire
+from toolkit._fixtures import NESTED_CAP, fire, fixtures
 from toolkit._targets import load_tools, pick
 
 if TYPE_CHECKING:
@@ -28,6 +32,21 @@ def add_parser(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_target_arguments(parser)
+    parser.add_argument(
+        "--nested-cap",
+        type=_nested_cap,
+        default=NESTED_CAP,
+        metavar="N|all",
+        help=f"most fixtures of nested fields per tool (default {NESTED_CAP}; all: every one)",
+    )
+
+
+def _nested_cap(text: str) -> int | None:
+    if text == "all":
+        return None
+    if text.isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"{text!r} is not a count of fixtures (a whole number, or all)")
 
 
 def _render(console: Console, name: str, report: Any) -> None:
@@ -41,7 +60,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     reports = []
     with progress(console, "firing fixtures", len(tools)) as advance:
         for tool in tools:
-            reports.append((tool.name, fire(tool)))
+            reports.append((tool.name, fire(tool, fixtures(tool, nested_cap=args.nested_cap))))
             advance()
     if args.json:
         write_json(console, {name: report.to_dict() for name, report in reports})

@@ -1,6 +1,6 @@
 """``toolkit lower TARGET``: the exact declaration each tool sends to the model, with losses and lints.
 
-toolkit lower toolkit/examples.py:search_issues
+toolkit lower toolkit.examples:search_issues
 toolkit lower specs/orders.yaml --op getOrder
 toolkit lower spec.json --all --summary        # every operation, summarised (losses and refusals by kind, and
                                                # each declaration's size: bytes, ~tokens = bytes / 4, the total)
