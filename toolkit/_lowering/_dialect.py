@@ -27,6 +27,7 @@ from toolkit._contract import Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import LOWERED_RENDERER
 from toolkit._display._wire import PAYLOAD_RENDERER
+from toolkit._lowering._carry import carry
 
 __all__ = [
     "DIALECT_SLUGS",
@@ -172,7 +173,10 @@ class Dialect:
     names: ClassVar[NameRule]
 
     def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
-        raise NotImplementedError
+        """``args_schema`` as JSON Schema, copied as is (the providers that take it whole: Anthropic, MCP); the
+        only losses are what JSON cannot carry. A dialect with its own rules overrides this."""
+        copied, losses = carry(schema)
+        return Lowered(copied, losses)
 
     def body(self, name: str, contract: ToolContract, lowered: Lowered) -> dict[str, Any]:
         raise NotImplementedError

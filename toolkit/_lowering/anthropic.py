@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolkit._contract import Policy, ToolContract
+from toolkit._contract import ToolContract
 from toolkit._exceptions import ToolkitError
-from toolkit._lowering._carry import carry
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall, envelope_text
 
 __all__ = ["ANTHROPIC", "NAMES", "AnthropicDialect"]
@@ -41,10 +40,6 @@ class AnthropicDialect(Dialect):
     provider = "anthropic"
     names = NAMES
     schema_key = "input_schema"
-
-    def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
-        copied, losses = carry(schema)
-        return Lowered(copied, losses)
 
     def body(self, name: str, contract: ToolContract, lowered: Lowered) -> dict[str, Any]:
         return {"name": name, "description": contract.description, "input_schema": lowered.schema}

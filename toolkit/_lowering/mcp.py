@@ -30,9 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolkit._contract import Policy, ToolContract
+from toolkit._contract import ToolContract
 from toolkit._exceptions import ToolkitError
-from toolkit._lowering._carry import carry
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall, envelope_text
 
 __all__ = ["IDEMPOTENT_METHODS", "MCP", "NAMES", "McpDialect", "hints", "title"]
@@ -72,10 +71,6 @@ class McpDialect(Dialect):
     provider = "mcp"
     names = NAMES
     schema_key = "inputSchema"
-
-    def lower(self, schema: Mapping[str, Any], max_depth: int, policy: Policy) -> Lowered:
-        copied, losses = carry(schema)
-        return Lowered(copied, losses)
 
     def body(self, name: str, contract: ToolContract, lowered: Lowered) -> dict[str, Any]:
         return {
