@@ -45,7 +45,7 @@ from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import format_path
 from toolkit._validation._fastpath import _matches, memory, remembered_source
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
-from toolkit._validation._generate_invalid import invalid_lines
+from toolkit._validation._generate_invalid import invalid_lines, kinds
 from toolkit._validation._pattern import Pattern, compile_pattern
 from toolkit._validation._results import OK_NAMESPACE, ok_lines
 
@@ -139,7 +139,7 @@ class _Writer:
         inner = self.optional(schema) if isinstance(schema, Mapping) else None
         if inner is not None:
             inner = self.follow(inner)
-            if isinstance(inner, Mapping) and self.kinds(inner) == ["array"]:
+            if isinstance(inner, Mapping) and kinds(inner) == ["array"]:
                 self.line(depth, f"if {var} is not None:")
                 self.array(inner, var, budget, depth + 1)
                 return True, True
@@ -149,20 +149,13 @@ class _Writer:
             self.line(depth, f"if {var} is not None and not ({test}):")
             self.line(depth + 1, _FAIL)
             return False, True
-        if isinstance(schema, Mapping) and self.kinds(schema) == ["array"]:
+        if isinstance(schema, Mapping) and kinds(schema) == ["array"]:
             self.array(schema, var, budget, depth)
             return True, False
         test, nullable = self.test(schema, var, budget)
         self.line(depth, f"if not ({test}):")
         self.line(depth + 1, _FAIL)
         return False, nullable
-
-    def kinds(self, schema: Mapping[str, Any]) -> list[str]:
-        kinds = schema.get("type")
-        named = [kinds] if isinstance(kinds, str) else list(kinds) if isinstance(kinds, list) else []
-        if schema.get("nullable") is True and named and "null" not in named:
-            named.append("null")
-        return named
 
     def test(self, schema: Any, var: str, budget: int) -> tuple[str, bool]:
         """An expression true when the scalar in ``var`` passes ``schema`` unchanged; and whether null does."""
@@ -171,7 +164,7 @@ class _Writer:
         if not isinstance(schema, Mapping) or not _keywords(schema) <= _NODE_KEYWORDS:
             raise _Decline
         members = self.members(schema)
-        named = self.kinds(schema) or (["string"] if members is not None and "type" not in schema else [])
+        named = kinds(schema) or (["string"] if members is not None and "type" not in schema else [])
         if not named or not set(named) <= _KINDS - {"array"} or {"integer", "number"} <= set(named):
             raise _Decline
         if named == ["string"] and members is not None:  # the string keywords, read once on each member
@@ -276,7 +269,7 @@ class _Writer:
         items = self.follow(schema.get("items", True))
         item, _ = self.test(items, "y", share)
         unique = schema.get("uniqueItems") is True
-        if unique and (not isinstance(items, Mapping) or self.kinds(items) not in (["string"], ["integer"])):
+        if unique and (not isinstance(items, Mapping) or kinds(items) not in (["string"], ["integer"])):
             raise _Decline  # set() would read true as 1; JSON equality does not
         low = schema.get("minItems", 0)
         least = f"{self.literal(low)} <= " if low else ""
@@ -298,7 +291,7 @@ class _Writer:
         schema = self.follow(schema)
         inner = self.optional(schema) if isinstance(schema, Mapping) else None
         node = self.follow(inner) if inner is not None else schema
-        if isinstance(node, Mapping) and self.kinds(node) == ["array"]:
+        if isinstance(node, Mapping) and kinds(node) == ["array"]:
             whole, item, unique = self.array_parts(node, var, budget)
             test = f"{whole} and all(map({self.item_test(item)}, {var}))"
             test += f" and len(set({var})) == len({var})" if unique else ""

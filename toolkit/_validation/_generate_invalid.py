@@ -48,7 +48,7 @@ from toolkit._validation._objects import known_list
 from toolkit._validation._results import field_error, invalid_of
 from toolkit._validation._run import Run, short
 
-__all__ = ["invalid_lines"]
+__all__ = ["invalid_lines", "kinds"]
 
 _REFUSE, _OPEN, _DECLINE = "refuse", "open", "decline"
 _SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
@@ -69,6 +69,15 @@ def _unlisted(root: Mapping[str, Any], options: Options) -> str:
 
 def _keywords(node: Mapping[str, Any]) -> set[str]:
     return {key for key in node if key in VALIDATION_KEYWORDS}
+
+
+def kinds(node: Mapping[str, Any]) -> list[str]:
+    """The node's ``type`` as a list (``nullable: true`` adds null), as the compiler reads it; [] when untyped."""
+    named_type = node.get("type")
+    named = [named_type] if isinstance(named_type, str) else list(named_type) if isinstance(named_type, list) else []
+    if node.get("nullable") is True and named and "null" not in named:
+        named.append("null")
+    return named
 
 
 class _Steps:
@@ -109,7 +118,7 @@ class _Steps:
             if not isinstance(inner, Mapping) or inner.get("nullable") is True:
                 return whole  # the compiler reads the union as a general anyOf/oneOf, with probes
             lines = self.scalar(inner, inner_description, loc, path)
-            if lines is None or "null" in self.kinds(inner):
+            if lines is None or "null" in kinds(inner):
                 return whole
             types = self.name(schema_types(other, self.resolve))
             return [
@@ -121,20 +130,12 @@ class _Steps:
             ]
         return self.scalar(node, description, loc, path) or whole
 
-    def kinds(self, node: Mapping[str, Any]) -> list[str]:
-        """The node's ``type`` as a list (``nullable: true`` adds null), as the compiler reads it."""
-        kinds = node.get("type")
-        named = [kinds] if isinstance(kinds, str) else list(kinds) if isinstance(kinds, list) else []
-        if node.get("nullable") is True and named and "null" not in named:
-            named.append("null")
-        return named
-
     def whole_check(self, key: str) -> str:
         return f"{self.name(self.whole)}[{key!r}]"
 
     def scalar(self, node: Mapping[str, Any], description: str | None, loc: str, path: str) -> list[str] | None:
         """The lines of a scalar node: its type test, then each keyword check; ``None`` for another shape."""
-        named = self.kinds(node)
+        named = kinds(node)
         if not named or not set(named) <= _SCALARS or not _keywords(node) <= _SCALAR_KEYWORDS:
             return None
         test = " or ".join(TYPE_TEST_SOURCE[kind].format("v") for kind in named)
