@@ -98,20 +98,7 @@ def ship(address: Address, lines: list[Line], ship_on: date, note: str | None = 
 Playground(tk.from_function(ship, namespace="shop"))
 '''
 
-REPORTS = """
-openapi: 3.0.3
-info: {title: Reports, version: '1'}
-paths:
-  /reports/{reportId}:
-    get:
-      operationId: getReport
-      x-agent-tool: true
-      description: Fetch one report by id. Use it when the user names a report.
-      parameters:
-        - {name: reportId, in: path, required: true, description: The report's id., schema: {type: string}}
-        - {name: api_token, in: query, required: true, description: Your API token., schema: {type: string}}
-        - {name: X-Auth-Token, in: header, description: A session token., schema: {type: string}}
-"""
+REPORTS = (REPO / "tests" / "specs" / "reports_credentials.yaml").read_text(encoding="utf-8")
 """An operation whose spec declares two credentials as plain parameters."""
 
 WORKBENCH_CELLS = [

@@ -373,20 +373,8 @@ def test_binding_view_shows_each_argument_s_location_and_wire_name(repo_root: Pa
     assert "never sees them" in view.widget.value
 
 
-CREDENTIAL_FRAGMENT = """
-openapi: 3.0.3
-info: {title: Reports, version: '1'}
-paths:
-  /reports/{reportId}:
-    get:
-      operationId: getReport
-      x-agent-tool: true
-      description: Fetch one report by id. Use it when the user names a report.
-      parameters:
-        - {name: reportId, in: path, required: true, description: The report's id., schema: {type: string}}
-        - {name: api_token, in: query, required: true, description: Your API token., schema: {type: string}}
-        - {name: X-Auth-Token, in: header, description: A session token., schema: {type: string}}
-"""
+CREDENTIAL_FRAGMENT = (Path(__file__).parent / "specs" / "reports_credentials.yaml").read_text(encoding="utf-8")
+"""An operation whose spec declares two credentials as plain parameters."""
 
 
 def test_binding_view_lists_the_credentials_removed_and_the_variable_that_fills_each() -> None:
