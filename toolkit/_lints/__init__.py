@@ -15,7 +15,6 @@ order; :func:`lint` runs them all.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,7 @@ from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
 from toolkit._lints._promises import Finding
-from toolkit._lints._shared import SHAREABLE_ROOT, Group, LintMemo, declaration_size
+from toolkit._lints._shared import SHAREABLE_ROOT, Group, LintMemo
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
 from toolkit._refs import Refs
 
@@ -106,7 +105,7 @@ def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
         schema,
         tuple(group.fields[0] for group in kept),
         refs,
-        _declaration_size(tool, memo),
+        _declaration_bytes(tool),
     )
     found: dict[tuple[str, str], Lint] = {}
     for rule in CATALOGUE:
@@ -147,27 +146,12 @@ def _framework_view(source: FrameworkSource | None) -> dict[str, Any]:
         return {}
 
 
-def _declaration_size(tool: Tool, memo: LintMemo) -> int | None:
-    """:func:`_declaration_bytes`, each lowered parameter node measured once per document."""
-    try:
-        return declaration_size(memo, tool.contract.name, tool.contract.description, tool.parameters)
-    except (TypeError, ValueError, RecursionError):
-        return None
-
-
 def _declaration_bytes(tool: Tool) -> int | None:
-    """The declaration's size as compact UTF-8 JSON, serialised once and without copying a possibly huge schema.
-
-    Canonical JSON (:func:`toolkit._canonical.compact`) only sorts keys and respells numbers, which changes no
-    size that matters here; skipping it makes the rule ~40% cheaper on the Kubernetes spec.
-    """
-    declaration: dict[str, Any] = {"name": tool.contract.name, "description": tool.contract.description}
-    if tool.parameters is not None:
-        declaration["parameters"] = tool.parameters
+    """The declaration's size as its budget counts it (:attr:`Tool.declaration_bytes`: measured once, when the
+    tool was fitted to its budget), so TK503 and the budget never disagree."""
     try:
-        text = json.dumps(declaration, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        return len(text.encode("utf-8"))
-    except (TypeError, ValueError, RecursionError):  # not JSON (a NaN, a stray object): other checks say so
+        return tool.declaration_bytes
+    except (TypeError, ValueError, RecursionError):  # not JSON (a stray object): other checks say so
         return None
 
 

@@ -5,10 +5,6 @@ parameter it sits under (its schema and name) and on what its references point a
 per parameter, its fields (walked as :func:`~toolkit._lints._subject.walk` walks them) and each field rule's
 findings, and the references read on the way; a later tool reuses them when the same references still read
 the same schemas. Tool-level rules (name, description, size, parameter count, framework) run on every tool.
-
-The declaration's size is shared the same way: a lowered parameter node shared by several tools (see
-:class:`toolkit._lowering.Memo`) is serialised once, and JSON text being compositional, the declaration's size
-is its skeleton's plus each parameter's.
 """
 
 from __future__ import annotations
@@ -24,7 +20,7 @@ from toolkit._lints._subject import Field, walk
 from toolkit._lints._words import read
 from toolkit._refs import Refs, defs_name, follow
 
-__all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs", "declaration_size"]
+__all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs"]
 
 SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
 """Root keywords that leave the root its own only container: its fields are its properties' fields, in order."""
@@ -63,14 +59,13 @@ class Group:
 
 @dataclass(slots=True)
 class LintMemo:
-    """Top-level parameters already judged, and lowered nodes already measured, for the tools of one document
-    (their ``$defs`` names must mean the same schemas)."""
+    """Top-level parameters already judged, for the tools of one document (their ``$defs`` names must mean the
+    same schemas)."""
 
     groups: dict[tuple[int, str], Group] = field(default_factory=dict)
     """By the property schema's identity (kept in :attr:`Group.source`) and name."""
     by_content: dict[tuple[str, str], Group] = field(default_factory=dict)
     """By the property schema's JSON text (keys in order) and name, for schemas built afresh per operation."""
-    sizes: dict[int, tuple[Any, int]] = field(default_factory=dict)
 
     def group(self, refs: Refs, name: str, schema: Any) -> Group | None:
         """The fields of the property ``name`` (``None`` when the property is not an object schema)."""
@@ -87,32 +82,6 @@ class LintMemo:
         if found.source is schema:
             self.groups[key] = found
         return found if found.fields else None
-
-    def size(self, node: Any) -> int:
-        """The size of a lowered node as compact UTF-8 JSON, measured once per node."""
-        found = self.sizes.get(id(node))
-        if found is None or found[0] is not node:
-            found = (node, _json_size(node))
-            self.sizes[id(node)] = found
-        return found[1]
-
-
-def declaration_size(memo: LintMemo, name: str, description: str, parameters: Mapping[str, Any] | None) -> int:
-    """The size of ``{"name", "description", "parameters"}`` as compact UTF-8 JSON, each parameter measured once."""
-    declaration: dict[str, Any] = {"name": name, "description": description}
-    if parameters is None:
-        return _json_size(declaration)
-    properties = parameters.get("properties")
-    if not isinstance(properties, dict) or not properties:
-        declaration["parameters"] = parameters
-        return _json_size(declaration)
-    declaration["parameters"] = {**parameters, "properties": dict.fromkeys(properties, 0)}
-    skeleton = _json_size(declaration) - len(properties)  # each placeholder 0 is one byte
-    return skeleton + sum(memo.size(node) for node in properties.values())
-
-
-def _json_size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8"))
 
 
 def _walk_group(refs: Refs, name: str, schema: Any) -> Group:
