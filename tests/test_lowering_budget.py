@@ -15,12 +15,22 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import Field
 
 import toolkit as tk
 from toolkit import Policy, SchemaError, ToolContract
 from toolkit._exceptions import SpecError
-from toolkit._lowering._budget import DEFAULT_BUDGET, LARGE_ENUM, REDUCTIONS, Reduction, tokens
+from toolkit._lowering._budget import (
+    DEFAULT_BUDGET,
+    LARGE_ENUM,
+    REDUCTIONS,
+    Reduction,
+    _bytes,
+    declaration_bytes,
+    tokens,
+)
 from toolkit._lowering.gemini import violations
 from toolkit._openapi import summarise
 from toolkit._refs import Refs
@@ -105,6 +115,38 @@ def test_tool_and_toolset_report_the_declaration_size_and_tokens() -> None:
 def test_a_bound_json_cannot_hold_is_measured_not_raised() -> None:
     tool = build({"type": "object", "properties": {"n": {"type": "number", "default": float("inf")}}})
     assert tool.declaration_bytes == len(json.dumps(tool.declaration, separators=(",", ":")).encode())
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON_VALUES)
+def test_the_fast_size_is_the_standard_encoders(value: Any) -> None:
+    """The size is ``json.dumps``'s (compact, UTF-8, keys in order), whichever encoder wrote it: floats Python
+    spells otherwise, integers beyond 64 bits, surrogates and all."""
+    try:
+        expected = len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str).encode("utf-8"))
+    except UnicodeEncodeError:
+        with pytest.raises(UnicodeEncodeError):
+            declaration_bytes({"value": value})
+        return
+    assert declaration_bytes({"value": value}) == expected + len('{"value":}')
+    assert _bytes(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [1.5e-5, [2, 1e16], -1e-300, float("nan"), [float("-inf")], 2**64, -(2**63) - 1, {1: "a"}, "1e5 and 0.00001,null"],
+)
+def test_values_orjson_writes_otherwise_are_measured_as_json_writes_them(value: Any) -> None:
+    expected = len(json.dumps({"v": value}, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    assert declaration_bytes({"v": value}) == expected
+    assert _bytes(value) == len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
 def test_a_declaration_within_its_budget_is_left_as_lowered() -> None:

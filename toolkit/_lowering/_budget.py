@@ -47,6 +47,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+import orjson
+
 from toolkit._contract import Loss, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import Lowered
@@ -125,8 +127,38 @@ def tokens(size: int) -> int:
 def declaration_bytes(declaration: Mapping[str, Any]) -> int:
     """The size the budget counts: the declaration as compact UTF-8 JSON, keys in their order. A value JSON
     cannot hold (a NaN or an infinite bound, a stray object) counts as its text: other checks refuse it."""
-    text = json.dumps(declaration, separators=(",", ":"), ensure_ascii=False, default=str)
-    return len(text.encode("utf-8"))
+    return _bytes(declaration)
+
+
+def _bytes(value: Any) -> int:
+    """The length of ``value`` as compact UTF-8 JSON (``json.dumps`` with ``separators=(",", ":")``,
+    ``ensure_ascii=False`` and ``default=str``, encoded). ``orjson`` writes the same bytes about nine times
+    faster, except for a few values, which take the standard encoder: some floats (Python writes ``1e-05``
+    and ``NaN`` where orjson writes ``0.00001`` and ``null``), an integer beyond 64 bits, a key that is not a
+    string, a string orjson refuses, and a stray object (a dataclass, a date: orjson would write them its own
+    way). The floats are found in orjson's output (:func:`_floats_differ`): every float the two write
+    differently has an exponent, four zeros after its point, or is ``null`` (checked over a million random
+    doubles and every power of ten)."""
+    try:
+        text = orjson.dumps(value, default=_stray, option=_ORJSON)
+    except TypeError:  # orjson.JSONEncodeError is one: big integers, non-string keys, lone surrogates, strays
+        return _std_bytes(value)
+    if _floats_differ(text):
+        return _std_bytes(value)
+    return len(text)
+
+
+def _stray(value: Any) -> Any:
+    """What orjson cannot write natively goes to the standard encoder, which writes its ``str``."""
+    raise TypeError(type(value).__name__)
+
+
+_ORJSON = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+"""Dataclasses and dates are strays too (orjson would write them its own way)."""
+
+
+def _std_bytes(value: Any) -> int:
+    return len(_ENCODER.encode(value).encode("utf-8"))
 
 
 def check_budget(value: Any, what: str = "declaration_budget") -> int | None:
@@ -138,6 +170,17 @@ def check_budget(value: Any, what: str = "declaration_budget") -> int | None:
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
+_NUMBERS = bytes.maketrans(b"123456789E,[", b"000000000e::")
+"""Every digit as ``0``, ``E`` as ``e``, and what may precede a value (``,`` and ``[``) as ``:``, so that three
+plain substring searches find every float orjson writes otherwise than ``json.dumps`` (:func:`_bytes`)."""
+
+
+def _floats_differ(text: bytes) -> bool:
+    """Whether orjson's output may hold a float ``json.dumps`` writes otherwise: a number with an exponent or
+    four zeros after its point, or a ``null`` value (NaN and the infinities). Strings that look the same
+    (``"x,null"``) only send a declaration to the standard encoder."""
+    digits = text.translate(_NUMBERS)
+    return b"0e" in digits or b"0.0000" in digits or b":null" in digits or digits.startswith(b"null")
 
 
 def _size(contract: ToolContract, schema: Mapping[str, Any] | None, sizes: dict[int, Any] | None = None) -> int:
@@ -159,8 +202,8 @@ def _size(contract: ToolContract, schema: Mapping[str, Any] | None, sizes: dict[
             return declaration_bytes(body)
         found = sizes.get(id(node))
         if found is None or found[0] is not node:
-            found = sizes[id(node)] = (node, len(_ENCODER.encode(node).encode("utf-8")))
-        total += len(_ENCODER.encode(key).encode("utf-8")) + 1 + found[1]
+            found = sizes[id(node)] = (node, _bytes(node))
+        total += _bytes(key) + 1 + found[1]
     return total
 
 
