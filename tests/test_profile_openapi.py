@@ -1,0 +1,33 @@
+"""``benchmarks/profile_openapi.py`` runs against the pipeline as it is: every stage it wraps still exists
+under the name ``from_openapi`` calls it by, and the stages it reports add up within the whole build."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
+SPEC = "slack-web-swagger2"
+
+
+@pytest.mark.skipif(not (CORPUS / f"{SPEC}.json").exists(), reason="the shared corpus (../shared) is absent")
+def test_the_stage_profile_covers_the_build() -> None:
+    script = ROOT / "benchmarks" / "profile_openapi.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--rounds", "1", "--only", SPEC], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    header, row = done.stdout.splitlines()[1:3]
+    names = header.split("|")[1].split()
+    assert names == ["load", "select", "name", "flatten", "lower", "enforce", "fit", "lint", "rest"]
+    assert row.split()[0] == SPEC
+    assert int(row.split()[4]) == 174  # the tools of the spec, as from_openapi builds them
+    stages = dict(zip(names, (float(value) for value in row.split("|")[1].split()), strict=True))
+    # no stage is timed inside another (the rest, what they leave of the build, would go negative)
+    assert stages["rest"] >= -0.2
+    for name in ("load", "flatten", "lower", "enforce", "fit", "lint"):
+        assert stages[name] > 0, name
