@@ -85,34 +85,34 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
 def _expanded_size(root: yaml.Node) -> int:
     """Count nodes with every alias expanded, memoised per node; refuse cycles and oversize graphs."""
     sizes: dict[int, int] = {}
-    on_stack: set[int] = set()
+    return _size(root, sizes, set())
 
-    def size(node: yaml.Node) -> int:
-        key = id(node)
-        if key in sizes:
-            return sizes[key]
-        if key in on_stack:
-            raise SpecError("the YAML has a recursive alias (an anchor that contains itself)", slug="yaml_recursive")
-        total = 1
-        if isinstance(node, yaml.MappingNode):
-            on_stack.add(key)
-            total += sum(size(k) + size(v) for k, v in node.value)
-            on_stack.discard(key)
-        elif isinstance(node, yaml.SequenceNode):
-            on_stack.add(key)
-            total += sum(size(item) for item in node.value)
-            on_stack.discard(key)
-        if total > MAX_YAML_NODES:
-            raise SpecError(
-                f"the YAML expands to more than {MAX_YAML_NODES:,} nodes through aliases (a YAML bomb); "
-                "remove the anchors/aliases or inline them",
-                slug="yaml_bomb",
-            )
-        sizes[key] = total
-        return total
 
-    size(root)
-    return sizes[id(root)]
+def _size(node: yaml.Node, sizes: dict[int, int], on_stack: set[int]) -> int:
+    """:func:`_expanded_size` of one node (a module function: a nested one calling itself would be a
+    function-cell cycle, left for the cyclic collector)."""
+    key = id(node)
+    if key in sizes:
+        return sizes[key]
+    if key in on_stack:
+        raise SpecError("the YAML has a recursive alias (an anchor that contains itself)", slug="yaml_recursive")
+    total = 1
+    if isinstance(node, yaml.MappingNode):
+        on_stack.add(key)
+        total += sum(_size(k, sizes, on_stack) + _size(v, sizes, on_stack) for k, v in node.value)
+        on_stack.discard(key)
+    elif isinstance(node, yaml.SequenceNode):
+        on_stack.add(key)
+        total += sum(_size(item, sizes, on_stack) for item in node.value)
+        on_stack.discard(key)
+    if total > MAX_YAML_NODES:
+        raise SpecError(
+            f"the YAML expands to more than {MAX_YAML_NODES:,} nodes through aliases (a YAML bomb); "
+            "remove the anchors/aliases or inline them",
+            slug="yaml_bomb",
+        )
+    sizes[key] = total
+    return total
 
 
 def parse_yaml(text: str) -> Any:
