@@ -1,9 +1,11 @@
 """Building tools leaves no cyclic garbage: everything a build allocates and drops is freed by reference
 counting, at once, not kept alive (with the whole parsed document) until the cyclic collector runs.
 
-A raised exception that stays reachable from its own traceback's frames (``raise local_exception``) ties
-every frame of the stack, and all their locals, into one cycle: the document, the resolver and the memos of
-``from_openapi``. The collector's own count of what it had to free is the oracle.
+A raised exception that stays reachable from its own traceback's frames ties every frame of the stack, and
+all their locals, into one cycle: the document, the resolver and the memos of ``from_openapi``. That happens
+when a local exception is raised (``raise refusal``) or a caught one is kept in a memo; memos keep and raise
+:meth:`Refusal.again <toolkit._openapi._refusal.Refusal.again>` copies instead. The collector's own count of
+what it had to free is the oracle.
 """
 
 from __future__ import annotations
@@ -66,6 +68,35 @@ def test_a_toolset_with_refusals_leaves_no_cycles() -> None:
     with collector_off() as freed:
         toolset = tk.from_openapi(_spec(), "t", select="all")
     assert {r.slug for r in toolset.rejected} == {"multipart_body", "duplicate_operation_id"}
+    assert freed == [0]
+
+
+_LEFT_RECURSIVE = {"anyOf": [{"$ref": "#/components/schemas/L"}]}
+
+
+@pytest.mark.parametrize(
+    ("operation", "slug"),
+    [
+        (  # refused while a parameter is prepared, and kept in that memo
+            {"parameters": [{"name": "x", "in": "query", "schema": {"$ref": "#/components/schemas/Missing"}}]},
+            "unresolved_ref",
+        ),
+        (  # refused while the $defs closure is checked, and kept in that memo
+            {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/L"}}}}},
+            "left_recursive_ref",
+        ),
+    ],
+)
+def test_a_refusal_kept_in_a_memo_leaves_no_cycles(operation: dict[str, Any], slug: str) -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {**operation, "operationId": "a", "description": "Read a.", "responses": {}}}},
+        "components": {"schemas": {"L": _LEFT_RECURSIVE}},
+    }
+    with collector_off() as freed:
+        toolset = tk.from_openapi(spec, "t", select="all")
+    assert [r.slug for r in toolset.rejected] == [slug]
     assert freed == [0]
 
 

@@ -161,14 +161,6 @@ def _std_bytes(value: Any) -> int:
     return len(_ENCODER.encode(value).encode("utf-8"))
 
 
-def check_budget(value: Any, what: str = "declaration_budget") -> int | None:
-    """``value`` if it is a usable budget (a positive integer of bytes, or ``None``); raises ``SchemaError``
-    slug ``bad_budget`` otherwise."""
-    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0):
-        return value
-    raise SchemaError(f"{what} must be a positive number of bytes or None, got {value!r}", slug="bad_budget")
-
-
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
 _NUMBERS = bytes.maketrans(b"123456789E,[", b"000000000e::")
 """Every digit as ``0``, ``E`` as ``e``, and what may precede a value (``,`` and ``[``) as ``:``, so that three
@@ -181,6 +173,14 @@ def _floats_differ(text: bytes) -> bool:
     (``"x,null"``) only send a declaration to the standard encoder."""
     digits = text.translate(_NUMBERS)
     return b"0e" in digits or b"0.0000" in digits or b":null" in digits or digits.startswith(b"null")
+
+
+def check_budget(value: Any, what: str = "declaration_budget") -> int | None:
+    """``value`` if it is a usable budget (a positive integer of bytes, or ``None``); raises ``SchemaError``
+    slug ``bad_budget`` otherwise."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0):
+        return value
+    raise SchemaError(f"{what} must be a positive number of bytes or None, got {value!r}", slug="bad_budget")
 
 
 def _size(contract: ToolContract, schema: Mapping[str, Any] | None, sizes: dict[int, Any] | None = None) -> int:

@@ -36,8 +36,8 @@ def add_body(builder: Builder, request: Any, method: str) -> None:
     media, refusal = _choose_media(content)
     if _ignore_empty(builder, media, content[media], method):
         return
-    if refusal is not None:  # raised afresh: raising the local itself would tie it to this frame in a cycle
-        raise Refusal(refusal.slug, refusal.message)
+    if refusal is not None:
+        raise refusal.again()  # not the local itself: raised, it would hold this frame, which holds it
     raw = builder.ctx.resolver.deref(content[media])
     raw_schema = raw.get("schema", {}) if isinstance(raw, dict) else {}
     form = media.split(";")[0].strip().lower() == FORM_MEDIA

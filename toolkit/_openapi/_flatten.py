@@ -200,12 +200,12 @@ def _prepared(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
             try:
                 entry = _prepare(ctx, parameter)
             except Refusal as refusal:
-                entry = refusal
+                entry = refusal.again()
             if text is not None:
                 ctx.prepared_text[text] = entry
         ctx.prepared[id(parameter)] = entry
     if isinstance(entry, Refusal):
-        raise Refusal(entry.slug, entry.message)
+        raise entry.again()
     assert isinstance(entry, _Prepared)
     return entry
 

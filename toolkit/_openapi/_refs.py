@@ -110,7 +110,7 @@ class Resolver:
             found = self._define(name)
             self._defs[name] = found
         if isinstance(found, Refusal):
-            raise Refusal(found.slug, found.message)
+            raise found.again()
         return found
 
     def closure(self, roots: Iterable[str]) -> tuple[dict[str, Any], tuple[Loss, ...]]:
@@ -122,10 +122,10 @@ class Resolver:
             try:
                 found = self._closure(sorted(key))
             except Refusal as refusal:
-                found = refusal
+                found = refusal.again()
             self._closures[key] = found
         if isinstance(found, Refusal):
-            raise Refusal(found.slug, found.message)
+            raise found.again()
         return dict(found[0]), found[1]
 
     def _closure(self, roots: Iterable[str]) -> tuple[dict[str, Any], tuple[Loss, ...]]:

@@ -96,6 +96,12 @@ class Refusal(Exception):
         self.slug = slug
         self.message = message
 
+    def again(self) -> Refusal:
+        """This refusal afresh, with no traceback or context: what a memo keeps, and what it raises each time.
+        A refusal that was raised holds the frames it passed through, and they reach the memo that keeps it:
+        a cycle that holds the whole build (document, resolver, memos) until the cyclic collector runs."""
+        return Refusal(self.slug, self.message)
+
 
 SCHEMA_REFUSALS: Mapping[str, RefusalSlug] = {
     "bad_keyword": "bad_keyword",

@@ -84,8 +84,7 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
 
 def _expanded_size(root: yaml.Node) -> int:
     """Count nodes with every alias expanded, memoised per node; refuse cycles and oversize graphs."""
-    sizes: dict[int, int] = {}
-    return _size(root, sizes, set())
+    return _size(root, {}, set())
 
 
 def _size(node: yaml.Node, sizes: dict[int, int], on_stack: set[int]) -> int:
