@@ -410,10 +410,8 @@ def declared_check(node: Check, texts: Mapping[str, Any]) -> Check:
     def check(value: Any, loc: Loc, run: Run) -> Any:
         if type(value) is not str or value not in texts:
             return node(value, loc, run)
-        probe = run.probe()
-        cleaned = node(value, loc, probe)
-        if not probe.errors:
-            run.absorb(probe)
+        passed, cleaned = run.attempt(node, value, loc)
+        if passed:
             return cleaned
         member = texts[value]
         coerced = run.probe()

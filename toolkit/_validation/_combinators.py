@@ -126,10 +126,8 @@ def optional_check(node: Check, types: TypeSet, schema: Mapping[str, Any]) -> Ch
             return None
         if _accepts(types, value):
             return node(value, loc, run)
-        probe = run.probe()
-        cleaned = node(value, loc, probe)
-        if not probe.errors:
-            run.absorb(probe)
+        passed, cleaned = run.attempt(node, value, loc)
+        if passed:
             return cleaned
         run.error(loc, "wrong_type", f"{type_name(value)} {short(value)} is not accepted here", expected())
         return value

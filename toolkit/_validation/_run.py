@@ -97,6 +97,16 @@ class Run:
         self.notices.extend(probe.notices)
         self.defaults.extend(probe.defaults)
 
+    def attempt(self, check: Check, value: Any, loc: Loc) -> tuple[bool, Any]:
+        """Run ``check`` on ``value`` in a probe; when it passes, take the probe's outcome and return ``(True,
+        cleaned)``, else ``(False, value)`` with nothing taken (the caller says what failed)."""
+        probe = self.probe()
+        cleaned = check(value, loc, probe)
+        if probe.errors:
+            return False, value
+        self.absorb(probe)
+        return True, cleaned
+
 
 Check = Callable[[Any, Loc, Run], Any]
 
