@@ -14,6 +14,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -165,6 +167,34 @@ def test_a_file_locked_by_another_connection_at_opening_is_a_typed_error(tmp_pat
         holder.execute("ROLLBACK")
     assert "busy_timeout=0.1 s" in error.message
     assert Ledger(path).records() == []  # once released, the same file opens
+
+
+def test_opening_waits_for_a_writer_holding_a_fresh_file_instead_of_failing_at_once(tmp_path: Path) -> None:
+    """SQLite refuses a busy switch to WAL at once, without its busy handler: eight processes opening one new
+    ledger together used to lose one of them to a ``ledger_locked`` that claimed a 30 s wait."""
+    path = tmp_path / "ledger.sqlite3"
+    with closing(sqlite3.connect(path, isolation_level=None, check_same_thread=False)) as holder:
+        holder.execute("BEGIN IMMEDIATE")  # a rollback-journal file with a writer: what a racing opener meets
+        threading.Timer(0.3, holder.execute, ("COMMIT",)).start()
+        started = time.monotonic()
+        ledger = Ledger(path, busy_timeout=10)
+        waited = time.monotonic() - started
+    assert 0.25 < waited < 10
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert ledger.records() == []
+
+
+def test_a_writer_holding_a_fresh_file_past_busy_timeout_is_ledger_locked_after_that_wait(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    with closing(sqlite3.connect(path, isolation_level=None)) as holder:
+        holder.execute("BEGIN IMMEDIATE")
+        started = time.monotonic()
+        error = refused(path, "ledger_locked", busy_timeout=0.4)
+        waited = time.monotonic() - started
+        holder.execute("ROLLBACK")
+    assert waited >= 0.4  # the message says it waited busy_timeout: it did
+    assert "busy_timeout=0.4 s" in error.message
 
 
 @pytest.mark.parametrize("mode", ["external", "transaction"])

@@ -281,8 +281,7 @@ class Ledger:
     def _create_schema(self) -> None:
         conn = self.connect()
         try:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
+            self._enter_wal(conn)
             if self._schema_work(conn):
                 conn.execute("BEGIN IMMEDIATE")  # re-read under the lock: another process may have done it
                 for statement in self._schema_work(conn):
@@ -290,6 +289,25 @@ class Ledger:
                 conn.execute("COMMIT")
         finally:
             conn.close()
+
+    def _enter_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL, waiting up to ``busy_timeout`` for the lock that takes.
+
+        SQLite answers a busy ``PRAGMA journal_mode = WAL`` at once, without calling the busy handler: while
+        another process holds the file (in a fresh file, typically one making the same switch), it fails on the
+        first try. So the wait is here, re-reading the mode each time: the other process may have switched it."""
+        deadline = time.monotonic() + self.busy_timeout
+        pause = 0.001
+        while conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return  # switched, or SQLite kept a mode it cannot leave (it says so, it does not fail)
+            except sqlite3.OperationalError as error:
+                text = str(error).lower()
+                if ("locked" not in text and "busy" not in text) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, 0.05)
 
     def _schema_work(self, conn: sqlite3.Connection) -> list[str]:
         """The statements that would make this file a current ledger (none when it is one already)."""
