@@ -6,6 +6,9 @@ Two canonical forms, for two jobs:
   (no ``\\u`` escapes for non-ASCII), a trailing newline. Same input, same bytes, on every machine.
 * :func:`compact` — what idempotency keys hash: sorted keys, no whitespace, numbers normalised
   (``1.0`` and ``1`` are the same number; ``Decimal("1.50")`` is ``1.5``).
+
+And one key for the memos that share work between the operations of a document: :func:`json_key`, the JSON
+text of a value as it is (keys in their order), which tells apart every two values that lower differently.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["JSON_TYPES", "JSONValue", "compact", "json_copy", "json_type", "pretty"]
+import orjson
+
+__all__ = ["JSON_TYPES", "JSONValue", "compact", "json_copy", "json_key", "json_type", "pretty"]
 
 JSON_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 """The seven JSON Schema type names."""
@@ -53,6 +58,36 @@ def compact(value: JSONValue) -> str:
     return json.dumps(
         _normalise_number(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
+
+
+def json_key(value: Any) -> bytes | None:
+    """``value``'s JSON text, keys in their order, as a dictionary key (``None`` for what JSON cannot spell):
+    equal for two values only when ``json.dumps`` writes them alike, so ``1`` and ``1.0``, ``true`` and ``1``,
+    ``null`` and NaN stay apart. orjson writes it (about five times faster than ``json.dumps``); what orjson
+    would write otherwise than ``json.dumps`` goes to the standard encoder: a NaN or an infinity (orjson writes
+    ``null``, so any bare ``null`` sends the value there), an integer beyond 64 bits, a key that is not a
+    string, a lone surrogate, a subclass of ``str``, ``int``, ``dict`` or ``list``, a dataclass or a date."""
+    try:
+        text = orjson.dumps(value, default=_not_json, option=_KEY_OPTIONS)
+    except TypeError:  # orjson.JSONEncodeError is one
+        return _std_key(value)
+    if b"null" in text and (b":null" in text or b",null" in text or b"[null" in text or text.startswith(b"null")):
+        return _std_key(value)
+    return text
+
+
+_KEY_OPTIONS = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+def _not_json(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
+
+
+def _std_key(value: Any) -> bytes | None:
+    try:
+        return json.dumps(value, ensure_ascii=False, check_circular=False).encode("utf-8", "surrogatepass")
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def json_copy(value: JSONValue) -> JSONValue:

@@ -9,11 +9,11 @@ the same schemas. Tool-level rules (name, description, size, parameter count, fr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit._canonical import json_key
 from toolkit._contract import Lint
 from toolkit._exceptions import SchemaError
 from toolkit._lints._subject import Field, walk
@@ -64,7 +64,7 @@ class LintMemo:
 
     groups: dict[tuple[int, str], Group] = field(default_factory=dict)
     """By the property schema's identity (kept in :attr:`Group.source`) and name."""
-    by_content: dict[tuple[str, str], Group] = field(default_factory=dict)
+    by_content: dict[tuple[bytes, str], Group] = field(default_factory=dict)
     """By the property schema's JSON text (keys in order) and name, for schemas built afresh per operation."""
 
     def group(self, refs: Refs, name: str, schema: Any) -> Group | None:
@@ -73,7 +73,7 @@ class LintMemo:
         found = self.groups.get(key)
         if found is not None and found.source is schema and _same(refs, found):
             return found
-        text = _content(schema)  # not this object: perhaps the same JSON, built afresh for another operation
+        text = json_key(schema)  # not this object: perhaps the same JSON, built afresh for another operation
         found = self.by_content.get((text, name)) if text is not None else None
         if found is None or not _same(refs, found):
             found = _walk_group(refs, name, schema)
@@ -94,14 +94,6 @@ def _walk_group(refs: Refs, name: str, schema: Any) -> Group:
     text = text if isinstance(text, str) else ""
     fields = (Field(name, name, resolved, 1, text, read(text)), *walk(recording, resolved, name, 2))
     return Group(schema, recording, fields)
-
-
-def _content(schema: Any) -> str | None:
-    """A property schema's JSON text, keys in order (``None`` for what JSON cannot spell)."""
-    try:
-        return json.dumps(schema, ensure_ascii=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return None
 
 
 def _same(refs: Refs, group: Group) -> bool:

@@ -16,10 +16,10 @@ remaining reference depth, few of them repeat, and recording them cost more than
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit._canonical import json_key
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._merge import Draft
@@ -102,12 +102,12 @@ class SharedWalk:
             first = memo.first.get(rest, _NONE)
             alone = first is _NONE
             if first is not None and first is not _NONE:  # a second one here: the first's text is due
-                earlier = _content(first[0])
+                earlier = json_key(first[0])
                 if earlier is not None:
                     memo.by_content[(earlier, *rest)] = first[1]
             if not alone:
                 memo.first[rest] = None
-                text = _content(schema)
+                text = json_key(schema)
                 content = None if text is None else (text, *rest)
                 entry = memo.by_content.get(content) if content is not None else None
                 if entry is not None and self._reusable(entry):
@@ -179,12 +179,3 @@ class SharedWalk:
 
 _NONE: Any = object()
 """No parameter yet at a place (:attr:`Memo.first`)."""
-
-
-def _content(schema: Any) -> str | None:
-    """A parameter schema's JSON text, keys in order (``None`` for what JSON cannot spell): two schemas of one
-    JSON document with the same text lower alike (``1`` and ``1.0``, ``true`` and ``1`` are told apart)."""
-    try:
-        return json.dumps(schema, ensure_ascii=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return None

@@ -17,11 +17,11 @@ sanitise alike are refused.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit._canonical import json_key
 from toolkit._contract import FormField, Loss, SecurityScheme
 from toolkit._credentials import Credential
 from toolkit._lints import LintMemo
@@ -52,7 +52,7 @@ class SpecContext:
     consumes: tuple[str, ...] = ()
     prepared: dict[int, Any] = field(default_factory=dict)
     """Parameters made ready, by object identity (the document outlives the build, so ids are stable)."""
-    prepared_text: dict[str, Any] = field(default_factory=dict)
+    prepared_text: dict[bytes, Any] = field(default_factory=dict)
     """The same, by the parameter object's JSON text (specs repeat one parameter inline on many paths)."""
     enforced: set[int] = field(default_factory=set)
     """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
@@ -194,7 +194,7 @@ class _Prepared:
 def _prepared(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
     entry = ctx.prepared.get(id(parameter))
     if entry is None:  # not this object: perhaps the same JSON, written out again for another path
-        text = _json_text(parameter)
+        text = json_key(parameter)
         entry = ctx.prepared_text.get(text) if text is not None else None
         if entry is None:
             try:
@@ -208,14 +208,6 @@ def _prepared(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
         raise entry.again()
     assert isinstance(entry, _Prepared)
     return entry
-
-
-def _json_text(value: Any) -> str | None:
-    """A parameter object's JSON text, keys in order (``None`` for what JSON cannot spell)."""
-    try:
-        return json.dumps(value, ensure_ascii=False, check_circular=False)
-    except (TypeError, ValueError, RecursionError):
-        return None
 
 
 _RANK = {"path": 0, "query": 1, "header": 2}
