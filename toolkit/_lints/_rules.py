@@ -59,19 +59,39 @@ def vague_parameter_description(s: Subject) -> Iterator[Finding]:
         text = str(f.schema.get("description") or "").strip()
         if not text:
             continue
-        words = re.findall(r"[A-Za-z0-9]+", text.lower())
-        meaningful = [w for w in words if w not in _FILLER]
-        if len(words) < 3:
+        verdict = _vague(text.lower(), f.name)
+        if verdict == "short":
             yield f.path, f"description of {f.path!r} is too short to guide the model: {text!r}", _DESCRIBE_FIX
-        elif meaningful == _name_words(f.name):
+        elif verdict == "name":
             yield f.path, f"description of {f.path!r} only repeats its name: {text!r}", _DESCRIBE_FIX
 
 
 _DESCRIBE_FIX = "say what to put in the slot: format, unit, allowed range, where the value comes from"
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _vague(text: str, name: str) -> str | None:
+    """``"short"`` for a description of fewer than 3 words, ``"name"`` for one whose words other than filler are
+    the name's words, else ``None``; reads the words only as far as it takes to know (a long description is
+    neither once it has 3 words and more meaningful words than the name has)."""
+    expected = _name_words(name)
+    words = 0
+    meaningful: list[str] = []
+    for match in _WORD.finditer(text):
+        words += 1
+        word = match.group()
+        if word not in _FILLER:
+            meaningful.append(word)
+            if words >= 3 and len(meaningful) > len(expected):
+                return None
+    if words < 3:
+        return "short"
+    return "name" if meaningful == expected else None
 
 
 def _name_words(name: str) -> list[str]:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower().replace("-", "_").strip("_").split("_")
+    return _CAMEL_STEP.sub("_", name).lower().replace("-", "_").strip("_").split("_")
 
 
 def untyped_value(s: Subject) -> Iterator[Finding]:
@@ -116,7 +136,7 @@ def _free_values(s: Subject, additional: Any) -> bool:
 def enum_case(s: Subject) -> Iterator[Finding]:
     for f in s.fields:
         for b in f.branches:
-            values = [v for v in b.get("enum") or () if isinstance(v, str) and re.search(r"[A-Za-z]", v)]
+            values = [v for v in b.get("enum") or () if isinstance(v, str) and _LETTER.search(v)]
             styles = {_case_style(v) for v in values}
             if "other" in styles or {"snake", "camel"} <= styles:
                 yield (
@@ -129,10 +149,15 @@ def enum_case(s: Subject) -> Iterator[Finding]:
                 break
 
 
+_LETTER = re.compile(r"[A-Za-z]")
+_SEPARATOR = re.compile(r"[_\- ]")
+_CAMEL_CASE = re.compile(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+")
+
+
 def _case_style(value: str) -> str:
     if value == value.lower():
-        return "snake" if re.search(r"[_\- ]", value) else "lower"
-    if re.fullmatch(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+", value):
+        return "snake" if _SEPARATOR.search(value) else "lower"
+    if _CAMEL_CASE.fullmatch(value):
         return "camel"
     return "other"
 

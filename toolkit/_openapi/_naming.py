@@ -28,6 +28,7 @@ _NAME_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
 _ACRONYM = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _SEPARATORS = re.compile(r"[\s/\-]+")
+_UNDERSCORES = re.compile(r"_+")
 _NOT_NAME = re.compile(r"[^A-Za-z0-9_.:-]")
 _NOT_ARG = re.compile(r"[^A-Za-z0-9_]+")
 
@@ -36,7 +37,7 @@ def snake_case(text: str) -> str:
     """``listOrders`` → ``list_orders``, ``getHTTPStatus`` → ``get_http_status``, ``repos/get-content`` →
     ``repos_get_content``."""
     text = _CAMEL.sub(r"\1_\2", _ACRONYM.sub(r"\1_\2", text))
-    return re.sub(r"_+", "_", _SEPARATORS.sub("_", text)).lower()
+    return _UNDERSCORES.sub("_", _SEPARATORS.sub("_", text)).lower()
 
 
 def check_namespace(namespace: str) -> str:
