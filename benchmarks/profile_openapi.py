@@ -53,7 +53,7 @@ STAGES: dict[str, tuple[Any, str]] = {
     "lower": (tool_module, "lower"),
     "enforce": (tool_module, "check_enforceable"),
     "fit": (tool_module, "fit"),
-    "lint": (tool_module, "lint"),
+    "lint": (tool_module, "lint_contract"),
 }
 """Stage name → (module, the name ``from_openapi`` calls it by there)."""
 

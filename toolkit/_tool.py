@@ -16,7 +16,7 @@ from toolkit._context import ToolContext
 from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
-from toolkit._lints import LintMemo, lint
+from toolkit._lints import LintMemo, lint, lint_contract
 from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, payload
 from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, check_budget, declaration_bytes, fit, tokens
 from toolkit._lowering.gemini import has_arguments
@@ -273,10 +273,11 @@ def build_tool(
     check_enforceable(contract.args_schema, references=False, done=enforced)
     lowered, fitted = _fitted(contract, lowered, policy, budget, memo)
     parameters = lowered.schema if has_arguments(contract) else None
-    tool = Tool(
+    return Tool(
         contract=contract,
         parameters=parameters,
         lowering_losses=lowered.losses,
+        lints=lint_contract(contract, fitted.after, lint_memo),  # what Tool.declaration_bytes gives
         budget_fit=fitted,
         policy=policy,
         domain_checks=domain_rules(contract.domain_rules) + tuple(domain_checks),
@@ -284,7 +285,6 @@ def build_tool(
         converter=converter,
         context_param=context_param,
     )
-    return replace(tool, lints=lint(tool, lint_memo))
 
 
 def _fitted(

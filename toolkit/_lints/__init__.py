@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolkit._contract import FrameworkSource, Lint, Severity
+from toolkit._contract import FrameworkSource, Lint, Severity, ToolContract
 from toolkit._exceptions import ToolkitError
 from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
@@ -32,7 +32,7 @@ from toolkit._refs import Refs
 if TYPE_CHECKING:
     from toolkit._tool import Tool
 
-__all__ = ["CATALOGUE", "FIELD_RULES", "Field", "Finding", "LintMemo", "Rule", "Subject", "lint"]
+__all__ = ["CATALOGUE", "FIELD_RULES", "Field", "Finding", "LintMemo", "Rule", "Subject", "lint", "lint_contract"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +53,17 @@ def lint(tool: Tool, memo: LintMemo | None = None) -> tuple[Lint, ...]:
 
     ``memo`` (one :class:`LintMemo` for the tools of one document) judges each shared top-level parameter once.
     """
-    contract = tool.contract
+    return lint_contract(tool.contract, _declaration_bytes(tool), memo)
+
+
+def lint_contract(
+    contract: ToolContract, declaration_bytes: int | None, memo: LintMemo | None = None
+) -> tuple[Lint, ...]:
+    """:func:`lint` for a tool not built yet: its contract and its declaration's size (``None``: not
+    measurable), as :attr:`Tool.declaration_bytes` will give it."""
     schema = contract.args_schema
-    if memo is not None and _shareable(tool):
-        return _lint_shared(tool, memo)
+    if memo is not None and _shareable(contract):
+        return _lint_shared(contract, declaration_bytes, memo)
     refs = Refs(schema)
     fields = tuple(walk(refs, schema, "", 1))
     subject = Subject(
@@ -65,7 +72,7 @@ def lint(tool: Tool, memo: LintMemo | None = None) -> tuple[Lint, ...]:
         schema,
         fields,
         refs,
-        _declaration_bytes(tool),
+        declaration_bytes,
         framework=contract.framework,
         injected=contract.injected,
         **_framework_view(contract.framework),
@@ -79,9 +86,8 @@ def lint(tool: Tool, memo: LintMemo | None = None) -> tuple[Lint, ...]:
     return tuple(found.values())
 
 
-def _shareable(tool: Tool) -> bool:
+def _shareable(contract: ToolContract) -> bool:
     """A tool whose fields are its root properties' fields (an OpenAPI ``args_schema``), with no framework."""
-    contract = tool.contract
     schema = contract.args_schema
     return (
         contract.framework is None
@@ -91,10 +97,9 @@ def _shareable(tool: Tool) -> bool:
     )
 
 
-def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
+def _lint_shared(contract: ToolContract, declaration_bytes: int | None, memo: LintMemo) -> tuple[Lint, ...]:
     """:func:`lint` with the field rules' findings of each top-level parameter taken from (or put in) ``memo``;
     the same findings in the same order, and rules run in the same order."""
-    contract = tool.contract
     schema = contract.args_schema
     refs = Refs(schema)
     groups = [memo.group(refs, name, sub) for name, sub in schema["properties"].items()]
@@ -105,7 +110,7 @@ def _lint_shared(tool: Tool, memo: LintMemo) -> tuple[Lint, ...]:
         schema,
         tuple(group.fields[0] for group in kept),
         refs,
-        _declaration_bytes(tool),
+        declaration_bytes,
     )
     found: dict[tuple[str, str], Lint] = {}
     for rule in CATALOGUE:

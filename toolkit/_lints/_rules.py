@@ -7,6 +7,7 @@ Each rule takes the :class:`~toolkit._lints._subject.Subject` and yields ``(path
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -59,7 +60,7 @@ def vague_parameter_description(s: Subject) -> Iterator[Finding]:
         text = str(f.schema.get("description") or "").strip()
         if not text:
             continue
-        verdict = _vague(text.lower(), f.name)
+        verdict = _vague(text, f.name)
         if verdict == "short":
             yield f.path, f"description of {f.path!r} is too short to guide the model: {text!r}", _DESCRIBE_FIX
         elif verdict == "name":
@@ -76,21 +77,26 @@ def _vague(text: str, name: str) -> str | None:
     the name's words, else ``None``; reads the words only as far as it takes to know (a long description is
     neither once it has 3 words and more meaningful words than the name has)."""
     expected = _name_words(name)
+    most = len(expected)
     words = 0
     meaningful: list[str] = []
-    for match in _WORD.finditer(text):
+    # an ASCII text's words are the lowercase text's words, lowercased; elsewhere lowercasing can make letters
+    # (the Kelvin sign is a k), so the whole text is lowercased first
+    for match in _WORD.finditer(text if text.isascii() else text.lower()):
         words += 1
-        word = match.group()
+        word = match.group().lower()
         if word not in _FILLER:
             meaningful.append(word)
-            if words >= 3 and len(meaningful) > len(expected):
+            if words >= 3 and len(meaningful) > most:
                 return None
     if words < 3:
         return "short"
     return "name" if meaningful == expected else None
 
 
+@functools.lru_cache(maxsize=4096)
 def _name_words(name: str) -> list[str]:
+    """A name's words, lowercased (shared between calls: never change the list)."""
     return _CAMEL_STEP.sub("_", name).lower().replace("-", "_").strip("_").split("_")
 
 

@@ -20,6 +20,7 @@ __all__ = ["MAX_NESTING", "Field", "Subject", "containers", "types", "walk"]
 MAX_NESTING = 2
 _WALK_LIMIT = MAX_NESTING + 2  # deep enough to see a violation, shallow enough to stop recursive schemas
 _UNION_HOPS = 32
+_NULL = frozenset({"null"})
 
 
 def types(schema: Mapping[str, Any]) -> frozenset[str]:
@@ -40,14 +41,18 @@ class Field:
     """The field's own description (``""`` when it has none or it is not a string)."""
     reading: Reading
     """What the description promises (:func:`toolkit._lints._words.read`)."""
+    branches: tuple[Mapping[str, Any], ...] = dataclass_field(init=False, repr=False, compare=False)
+    """The non-null alternatives of this field (its ``anyOf``/``oneOf`` members, or itself); several rules read
+    them, so they are listed once."""
 
-    @property
-    def branches(self) -> list[Mapping[str, Any]]:
-        """The non-null alternatives of this field (its ``anyOf``/``oneOf`` members, or itself)."""
-        alts = self.schema.get("anyOf") or self.schema.get("oneOf")
+    def __post_init__(self) -> None:
+        schema = self.schema
+        alts = schema.get("anyOf") or schema.get("oneOf")
         if isinstance(alts, list) and alts:
-            return [a for a in alts if (a.__class__ is dict or isinstance(a, Mapping)) and types(a) != {"null"}]
-        return [self.schema]
+            found = tuple(a for a in alts if (a.__class__ is dict or isinstance(a, Mapping)) and types(a) != _NULL)
+        else:
+            found = (schema,)
+        object.__setattr__(self, "branches", found)
 
 
 @dataclass(frozen=True, slots=True)

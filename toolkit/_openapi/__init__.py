@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from toolkit._contract import Effect, ToolContract
+from toolkit._contract import Effect, SecurityScheme, ToolContract
 from toolkit._credentials import env_name
 from toolkit._exceptions import SchemaError, SpecError
 from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, budget_summary, check_budget, over_toolset_budget
@@ -208,8 +208,7 @@ def _tool(
     root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: int | None = DEFAULT_BUDGET
 ) -> Tool:
     description = _description(candidate)
-    used = operation_schemes(root, candidate.operation)
-    schemes = tuple(replace(scheme, env=env_name(ctx.namespace, scheme.key)) for scheme in used)
+    schemes = _schemes(root, candidate.operation, ctx)
     flat = flatten(candidate, ctx, schemes)
     effect: Effect = "read" if candidate.method in _READ_METHODS else "write"
     confirm = candidate.options.confirm if candidate.options.confirm is not None else effect == "write"
@@ -236,6 +235,20 @@ def _tool(
     return build_tool(
         contract, policy=policy, enforced=ctx.enforced, budget=budget, memo=ctx.lowering, lint_memo=ctx.lints
     )
+
+
+def _schemes(root: Mapping[str, Any], operation: Mapping[str, Any], ctx: SpecContext) -> tuple[SecurityScheme, ...]:
+    """The security schemes the operation uses, each with its environment variable; once per requirement list."""
+    requirements = operation.get("security")
+    if requirements is None:
+        requirements = root.get("security")
+    found = ctx.schemes.get(id(requirements))
+    if found is not None and found[0] is requirements:
+        return found[1]
+    used = operation_schemes(root, operation)
+    schemes = tuple(replace(scheme, env=env_name(ctx.namespace, scheme.key)) for scheme in used)
+    ctx.schemes[id(requirements)] = (requirements, schemes)
+    return schemes
 
 
 def _description(candidate: Candidate) -> str:
