@@ -116,8 +116,10 @@ def _is_untyped(schema: Any) -> bool:
         schema.__class__ is dict or (schema is not None and isinstance(schema, Mapping))
     ):  # a boolean branch: true accepts anything, false nothing
         return schema is True
-    shape_keys = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items")
-    return not any(k in schema for k in shape_keys)
+    return schema.keys().isdisjoint(_SHAPE_KEYS)
+
+
+_SHAPE_KEYS = frozenset({"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items"})
 
 
 def untyped_map(s: Subject) -> Iterator[Finding]:

@@ -120,6 +120,20 @@ class DocumentCredentials:
     """Lower-cased apiKey scheme ``name`` (or any scheme's key) → the scheme's key in the spec."""
     described: Mapping[str, str]
     """The same keys → how the scheme declares them, for the detail text."""
+    verdicts: dict[tuple[Any, ...], Verdict | None] = field(default_factory=dict, compare=False, repr=False)
+    """:func:`classify`'s verdicts so far, by what they depend on (a document repeats its parameters)."""
+
+    def verdict(
+        self, name: str, location: str, description: Any, bearer: SecurityScheme | None, schema: Any
+    ) -> Verdict | None:
+        """:func:`classify` of one parameter or body field, once per name, location, description, bearer scheme
+        and whether its values can be text (all that the verdict reads)."""
+        key = (name, location, description if isinstance(description, str) else None, bearer, _textual(schema))
+        try:
+            return self.verdicts[key]
+        except KeyError:
+            found = self.verdicts[key] = classify(self, name, location, description, bearer, schema)
+            return found
 
 
 def document_credentials(root: Mapping[str, Any]) -> DocumentCredentials:
@@ -289,7 +303,7 @@ class OperationCredentials:
         if self.idempotency_key is None and is_idempotency_key(name, location):
             self.idempotency_key = f"{location}.{name}"
             return True
-        verdict = classify(self.doc, name, location, description, self.bearer, schema)
+        verdict = self.doc.verdict(name, location, description, self.bearer, schema)
         if lowered in self.options.secret:
             self.used.add(lowered)
             verdict = verdict or Verdict("declared", "the author lists it under credentials.secret")
