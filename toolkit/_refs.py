@@ -289,21 +289,32 @@ SCHEMA_LIST: Final = (*_IN_PLACE, "prefixItems")
 Edge = tuple[Any, str]
 
 
-def subschemas(schema: Mapping[str, Any], at: str = "") -> Iterator[Edge]:
-    """Every subschema directly under ``schema`` (by the 2020-12 keywords that hold schemas), with its pointer."""
-    for key in SCHEMA_ONE:
-        if key in schema:
-            yield schema[key], f"{at}/{key}"
-    for key in SCHEMA_MAP:
-        table = schema.get(key)
-        if table.__class__ is dict or (
-            table is not None and isinstance(table, Mapping)
-        ):  # a dict or None, mostly: no ABC check
-            yield from ((sub, f"{at}/{key}/{_escape(str(name))}") for name, sub in table.items())
-    for key in SCHEMA_LIST:
-        members = schema.get(key)
-        if isinstance(members, list):
-            yield from ((sub, f"{at}/{key}/{i}") for i, sub in enumerate(members))
+def subschemas(schema: Mapping[str, Any], at: str = "", skip: frozenset[str] = frozenset()) -> Iterator[Edge]:
+    """Every subschema directly under ``schema`` (by the 2020-12 keywords that hold schemas), with its pointer;
+    by keyword in the order of :data:`SCHEMA_ONE`, :data:`SCHEMA_MAP` and :data:`SCHEMA_LIST`, less the
+    keywords in ``skip``."""
+    found = [key for key in schema if key in _HOLDERS and key not in skip]  # a node has a few keys: read those
+    if len(found) > 1:
+        found.sort(key=_HOLDERS.__getitem__)
+    for key in found:
+        value = schema[key]
+        kind = _HOLDERS[key] // _SPAN
+        if kind == 0:
+            yield value, f"{at}/{key}"
+        elif kind == 1:
+            if value.__class__ is dict or (value is not None and isinstance(value, Mapping)):
+                yield from ((sub, f"{at}/{key}/{_escape(str(name))}") for name, sub in value.items())
+        elif isinstance(value, list):
+            yield from ((sub, f"{at}/{key}/{i}") for i, sub in enumerate(value))
+
+
+_SPAN = 100
+_HOLDERS: Final = {
+    key: kind * _SPAN + rank
+    for kind, keys in enumerate((SCHEMA_ONE, SCHEMA_MAP, SCHEMA_LIST))
+    for rank, key in enumerate(keys)
+}
+"""Each keyword that holds subschemas → its kind (one, map, list) × ``_SPAN`` + its place in its kind's list."""
 
 
 def _escape(token: str) -> str:

@@ -162,9 +162,7 @@ def _reachable(root: Mapping[str, Any], refs: Refs, done: set[int]) -> Iterator[
             continue
         seen.add(id(node))
         yield node, at
-        todo.extend(
-            (sub, where) for sub, where in subschemas(node, at) if where[len(at) + 1 :].split("/")[0] not in _UNREAD
-        )
+        todo.extend(subschemas(node, at, _UNREAD))
         for keyword in ("$ref", "$dynamicRef"):
             if isinstance(node.get(keyword), str):
                 found = refs.locate(node[keyword], at)
