@@ -28,6 +28,8 @@ from toolkit._refs import Refs, defs_name
 __all__ = ["SHAREABLE_ROOT", "Memo", "SharedWalk"]
 
 SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
+LossKey = tuple[str, str, str]
+"""A loss's path, keyword and reason: one loss is kept per key (the first)."""
 Located = tuple[tuple[str, str | None, Any], ...]
 """Each reference read: its text, its ``$defs`` name when it is a plain ``#/$defs/Name``, and its target."""
 
@@ -40,11 +42,12 @@ class _Parameter:
     """Every ``$ref`` the walk read, with the schema it pointed at (checked again before each reuse)."""
     checks: Located | None
     """The same, ready to check (``$defs`` names read once), from the first reuse on."""
-    walk_losses: tuple[Loss, ...]
+    walk_losses: tuple[tuple[LossKey, Loss], ...]
+    """The walk's losses, each with its key in :attr:`Walker.losses` (replayed as they are)."""
     walk_work: int
     read_only: bool
     finished: dict[str, Any] | None = None
-    finish_losses: tuple[Loss, ...] = ()
+    finish_losses: tuple[tuple[LossKey, Loss], ...] = ()
     finish_work: int = 0
 
 
@@ -71,7 +74,7 @@ class SharedWalk:
 
     memo: Memo | None
     located: dict[Any, Any] | None
-    losses: dict[tuple[str, str, str], Loss]
+    losses: dict[LossKey, Loss]
     document: Refs
     max_depth: int
     max_work: int
@@ -126,7 +129,7 @@ class SharedWalk:
             located = self.located
         finally:
             walked, self.losses, self.located = self.losses, saved, None
-        entry = _Parameter(located, None, tuple(walked.values()), self.work - work, bool(draft.get("$readOnly")))
+        entry = _Parameter(located, None, tuple(walked.items()), self.work - work, bool(draft.get("$readOnly")))
         memo.parameters[key] = (schema, entry)
         if alone:
             memo.first[rest] = (schema, entry)
@@ -151,7 +154,7 @@ class SharedWalk:
             finished = self.finish(draft)
         finally:
             done, self.losses = self.losses, saved
-        entry.finish_losses, entry.finish_work, entry.finished = tuple(done.values()), self.work - work, finished
+        entry.finish_losses, entry.finish_work, entry.finished = tuple(done.items()), self.work - work, finished
         self._replay(entry.finish_losses)
         return finished
 
@@ -172,9 +175,11 @@ class SharedWalk:
             return False
         return True
 
-    def _replay(self, losses: tuple[Loss, ...]) -> None:
-        for loss in losses:
-            self.losses.setdefault((loss.path, loss.keyword, loss.reason), loss)
+    def _replay(self, losses: tuple[tuple[LossKey, Loss], ...]) -> None:
+        kept = self.losses
+        for key, loss in losses:
+            if key not in kept:
+                kept[key] = loss
 
 
 _NONE: Any = object()

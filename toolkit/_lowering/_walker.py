@@ -65,6 +65,7 @@ KeywordMethod = Callable[["Walker", str, Any, "Site"], None]
 
 
 WORK_FACTOR = 10
+_LATE = frozenset(LATE)
 
 
 class _TooLarge(SchemaError):
@@ -170,17 +171,20 @@ class Walker(SharedWalk):
             )
         site = Site(schema, path, nesting, out)
         dispatch = self.dispatch
+        late = False
         for key, value in schema.items():
-            if key in LATE:
+            if key in _LATE:
+                late = True
                 continue
             method = dispatch.get(key)
             if method is not None:
                 method(self, key, value, site)
             elif not (isinstance(key, str) and key.startswith("x-")):
                 self.lose(path, str(key), value, "not a JSON Schema 2020-12 keyword the subset carries")
-        for key in LATE:
-            if key in schema:
-                dispatch[key](self, key, schema[key], site)
+        if late:
+            for key in LATE:
+                if key in schema:
+                    dispatch[key](self, key, schema[key], site)
         return out
 
     # -- carried keywords ------------------------------------------------------------------------------
