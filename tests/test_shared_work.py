@@ -54,6 +54,7 @@ def test_tools_are_the_tools_built_alone(toolset: tk.Toolset) -> None:
         assert alone.parameters == tool.parameters, tool.name
         assert alone.lowering_losses == tool.lowering_losses, tool.name
         assert alone.lints == tool.lints, tool.name
+        assert alone.budget_fit == tool.budget_fit, tool.name
 
 
 def test_shared_lints_are_the_fresh_lints(toolset: tk.Toolset) -> None:
@@ -177,3 +178,64 @@ def test_operations_sharing_definitions_get_their_own_defs() -> None:
     assert defs[0] is not defs[1]
     assert tools[0].losses == tools[1].losses == tools[2].losses
     assert tools[0].contract.args_schema["properties"]["limit"] is tools[2].contract.args_schema["properties"]["limit"]
+
+
+def _same_arguments_spec(descriptions: list[str]) -> dict[str, Any]:
+    """Operations that take exactly the same arguments (one shared body and query parameter), told apart only by
+    their names and descriptions; the body inlines to about 5 KiB."""
+    words = {f"field{i}": {"type": "string", "description": f"Field number {i} of the record, " + "x" * 80}
+             for i in range(40)}  # fmt: skip
+    wrapper = {
+        "type": "object",
+        "properties": {"record": {"$ref": "#/components/schemas/Record"}, "note": {"type": "string"}},
+    }
+    body = {"content": {"application/json": {"schema": wrapper}}}
+    query = {"name": "dry_run", "in": "query", "schema": {"type": "boolean"}, "description": "Validate only."}
+    paths = {
+        f"/r{i}": {"post": {"operationId": f"op{i}", "description": text, "parameters": [query], "requestBody": body}}
+        for i, text in enumerate(descriptions)
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": paths,
+        "components": {"schemas": {"Record": {"type": "object", "properties": words}}},
+    }
+
+
+def test_tools_with_the_same_arguments_fit_their_own_budget() -> None:
+    """Tools whose arguments are the same share the lowering and the budget's reductions, but each fits its own
+    name and description: a long description tips one over the budget, and only that one is reduced."""
+    spec = _same_arguments_spec(["Create a record.", "Create a record. " + "Long words. " * 300, "Make a record."])
+    toolset = tk.from_openapi(spec, "same", select="all")
+    assert not toolset.rejected, toolset.rejected
+    short, long_, other = toolset.tools
+    assert short.parameters == other.parameters
+    assert short.budget_fit is not None
+    assert other.budget_fit is not None
+    assert long_.budget_fit is not None
+    assert not short.budget_fit.reduced
+    assert not other.budget_fit.reduced
+    assert long_.budget_fit.reductions == ("depth",)  # the record is sent as a bare OBJECT
+    assert long_.declaration_bytes <= 8 * 1024 < long_.budget_fit.before
+    for tool in toolset:
+        alone = build_tool(tool.contract, policy=tool.policy)
+        assert (alone.parameters, alone.lowering_losses, alone.budget_fit, alone.lints) == (
+            tool.parameters,
+            tool.lowering_losses,
+            tool.budget_fit,
+            tool.lints,
+        ), tool.name
+
+
+def test_a_root_is_shared_only_while_its_definitions_are_the_same_objects() -> None:
+    memo = Memo()
+    first = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "string"}}}
+    same = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": dict(first["$defs"])}
+    other = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": "integer"}}}
+    root = memo.root(first)
+    assert root is not None
+    assert memo.root(same) is root
+    assert memo.root(other) is not root
+    assert memo.root({"type": "object", "properties": {"a": {"default": float("nan")}}}) is not None
+    assert memo.root({"type": "object", "$defs": []}) is None

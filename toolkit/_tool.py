@@ -19,6 +19,7 @@ from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RE
 from toolkit._lints import LintMemo, lint, lint_contract
 from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, payload
 from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, check_budget, declaration_bytes, fit, tokens
+from toolkit._lowering._shared import Root
 from toolkit._lowering.gemini import has_arguments
 from toolkit._refs import has_silent_objects
 from toolkit._validation import domain_rules
@@ -269,9 +270,17 @@ def build_tool(
     ``declaration_over_budget``).
     """
     policy = policy or Policy()
-    lowered = lower(contract.args_schema, memo=memo)  # reads every reference, as the validator will
-    check_enforceable(contract.args_schema, references=False, done=enforced)
-    lowered, fitted = _fitted(contract, lowered, policy, budget, memo)
+    root = memo.root(contract.args_schema) if memo is not None else None  # what tools of these arguments share
+    lowered = root.lowered if root is not None else None
+    if lowered is None:
+        lowered = lower(contract.args_schema, memo=memo)  # reads every reference, as the validator will
+        if root is not None:
+            root.lowered = lowered
+    if root is None or not root.enforced:
+        check_enforceable(contract.args_schema, references=False, done=enforced)
+        if root is not None:
+            root.enforced = True
+    lowered, fitted = _fitted(contract, lowered, policy, budget, memo, root)
     parameters = lowered.schema if has_arguments(contract) else None
     return Tool(
         contract=contract,
@@ -288,9 +297,14 @@ def build_tool(
 
 
 def _fitted(
-    contract: ToolContract, lowered: Lowered, policy: Policy, budget: int | None, memo: Memo | None
+    contract: ToolContract,
+    lowered: Lowered,
+    policy: Policy,
+    budget: int | None,
+    memo: Memo | None,
+    root: Root | None = None,
 ) -> tuple[Lowered, BudgetFit]:
     """The lowering within the policy's budget, or else ``budget`` (see :mod:`toolkit._lowering._budget`)."""
     check_budget(budget, "budget")
     chosen = budget if policy.declaration_budget is None else check_budget(policy.declaration_budget)
-    return fit(contract, lowered, chosen, DEFAULT_MAX_DEPTH, memo)
+    return fit(contract, lowered, chosen, DEFAULT_MAX_DEPTH, memo, root)

@@ -53,7 +53,7 @@ from toolkit._contract import Loss, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import Lowered
 from toolkit._lowering._merge import Draft
-from toolkit._lowering._shared import Memo
+from toolkit._lowering._shared import Memo, Root
 from toolkit._lowering.gemini import MAX_NESTING, MAX_NODES, GeminiWalker, has_arguments
 from toolkit._refs import Refs
 
@@ -294,37 +294,39 @@ _SHORTENED = (
 
 # -- the search ------------------------------------------------------------------------------------------
 def fit(
-    contract: ToolContract, lowered: Lowered, budget: int | None, max_depth: int, memo: Memo | None = None
+    contract: ToolContract,
+    lowered: Lowered,
+    budget: int | None,
+    max_depth: int,
+    memo: Memo | None = None,
+    root: Root | None = None,
 ) -> tuple[Lowered, BudgetFit]:
     """``lowered`` (the contract's ``gemini`` lowering at ``max_depth``) made to fit ``budget`` bytes, with the
     losses of every reduction, and how it fit; raises ``SchemaError`` slug ``declaration_over_budget`` when no
     reduction fits (see the module's notes for the order). ``memo`` (shared by the tools of one document)
-    lowers each shared parameter once per reference depth tried."""
+    lowers each shared parameter once per reference depth tried; ``root`` (shared by its tools with the same
+    arguments, :meth:`~toolkit._lowering._shared.Memo.root`) keeps what depends on the arguments alone: the
+    shallower lowerings, their reductions and what the full one says of them."""
     sizes = memo.sizes if memo is not None else None
     before = _size(contract, lowered.schema, sizes)
     if budget is None or before <= budget:
         return lowered, BudgetFit(budget, before, before)
-    probes: dict[int, _Probe] = {}
+    shared = _Shared(contract.args_schema, lowered, memo, root.budget if root is not None else {})
     measured: dict[tuple[int, int], int] = {}
 
     def size(depth: int, steps: int) -> int:
-        if depth not in probes:
-            probes[depth] = _probe(contract.args_schema, depth, memo)
         if (depth, steps) not in measured:
-            schema = _reduce(probes[depth], steps, {}) if steps else probes[depth].schema
-            measured[depth, steps] = _size(contract, schema, None if steps else sizes)
+            schema = shared.reduced(depth, steps)[0]
+            measured[depth, steps] = _size(contract, schema, sizes if root is not None or not steps else None)
         return measured[depth, steps]
-
-    def whole(depth: int) -> bool:  # no reference cut: every deeper lowering is this one
-        return probes[depth].schema == lowered.schema
 
     if has_arguments(contract):
         for steps in range(_STAGES + 1):
             if size(0, steps) <= budget:
                 fits = partial(_within, size, steps, budget)
-                depth = _deepest(fits, whole, max_depth - 1 if steps == 0 else max_depth)
-                cut = depth < max_depth and not whole(depth)
-                return _result(contract, lowered, probes[depth], steps, budget, (before, size(depth, steps)), cut)
+                depth = _deepest(fits, shared.whole, max_depth - 1 if steps == 0 else max_depth)
+                cut = depth < max_depth and not shared.whole(depth)
+                return _result(shared, depth, steps, budget, (before, size(depth, steps)), cut)
     smallest = size(0, _STAGES) if has_arguments(contract) else before
     raise SchemaError(
         f"the declaration of {contract.name!r} is {before:,} bytes (~{tokens(before):,} tokens) and still "
@@ -333,6 +335,52 @@ def fit(
         "split the tool",
         slug="declaration_over_budget",
     )
+
+
+class _Shared:
+    """The budget's work on one ``args_schema`` that does not depend on the tool's name or description, kept in
+    ``cache`` (a :class:`~toolkit._lowering._shared.Root`'s, for the tools of one document with these arguments;
+    a fresh dict for one tool): the lowering at each depth, each reduction of it and its losses, whether a depth
+    cuts nothing, and the losses of a depth cut to fit a budget."""
+
+    __slots__ = ("cache", "lowered", "memo", "schema")
+
+    def __init__(self, schema: Mapping[str, Any], lowered: Lowered, memo: Memo | None, cache: dict[Any, Any]) -> None:
+        self.schema, self.lowered, self.memo, self.cache = schema, lowered, memo, cache
+
+    def probe(self, depth: int) -> _Probe:
+        key = ("probe", depth)
+        if key not in self.cache:
+            self.cache[key] = _probe(self.schema, depth, self.memo)
+        found: _Probe = self.cache[key]
+        return found
+
+    def reduced(self, depth: int, steps: int) -> tuple[dict[str, Any], dict[tuple[str, str], Loss]]:
+        """The probe's schema after ``steps`` reductions, with the losses they make (kept: never change either)."""
+        if not steps:
+            return self.probe(depth).schema, {}
+        key = ("reduced", depth, steps)
+        if key not in self.cache:
+            losses: dict[tuple[str, str], Loss] = {}
+            self.cache[key] = (_reduce(self.probe(depth), steps, losses), losses)
+        found: tuple[dict[str, Any], dict[tuple[str, str], Loss]] = self.cache[key]
+        return found
+
+    def whole(self, depth: int) -> bool:
+        """Whether the lowering at ``depth`` cuts no reference: every deeper lowering is this one."""
+        key = ("whole", depth)
+        if key not in self.cache:
+            self.cache[key] = self.probe(depth).schema == self.lowered.schema
+        found: bool = self.cache[key]
+        return found
+
+    def blamed(self, depth: int, budget: int) -> tuple[Loss, ...]:
+        """The losses of the lowering at ``depth``, its own cuts blamed on ``budget`` (:func:`_blame_depth`)."""
+        key = ("blamed", depth, budget)
+        if key not in self.cache:
+            self.cache[key] = tuple(_blame_depth(self.probe(depth).losses, self.lowered.losses, budget, self.schema))
+        found: tuple[Loss, ...] = self.cache[key]
+        return found
 
 
 def _within(size: Callable[[int, int], int], steps: int, budget: int, depth: int) -> bool:
@@ -351,29 +399,24 @@ def _deepest(fits: Callable[[int], bool], whole: Callable[[int], bool], high: in
 
 
 def _result(
-    contract: ToolContract,
-    lowered: Lowered,
-    probe: _Probe,
-    steps: int,
-    budget: int,
-    measured: tuple[int, int],
-    cut: bool,
+    shared: _Shared, depth: int, steps: int, budget: int, measured: tuple[int, int], cut: bool
 ) -> tuple[Lowered, BudgetFit]:
-    """The reduced lowering from ``probe`` and ``steps`` (``measured``: the sizes before and after);
-    ``cut``: the probe inlines less than the full one."""
+    """The reduced lowering at ``depth`` after ``steps`` reductions (``measured``: the sizes before and after);
+    ``cut``: it inlines less than the full one."""
     before, after = measured
-    extra: dict[tuple[str, str], Loss] = {}
-    schema = _reduce(probe, steps, extra) if steps else dict(probe.schema)
+    probe = shared.probe(depth)
+    reduced, extra = shared.reduced(depth, steps)
+    schema = dict(reduced)
     reasons = {loss.reason for loss in extra.values()}
     taken = [step for step, reason in zip(_ORDER[1:4], (_DROPPED, _SHORTENED, _CUT), strict=True) if reason in reasons]
     if any(loss.keyword == "" for loss in extra.values()):
         taken.append("nesting")
-    losses = list(probe.losses)
+    losses: Iterable[Loss] = probe.losses
     if cut:
         taken.insert(0, "depth")
-        losses = list(_blame_depth(probe.losses, lowered.losses, budget, contract.args_schema))
-    reduced = Lowered(schema, (*losses, *extra.values()), lowered.strict)
-    return reduced, BudgetFit(budget, before, after, probe.depth if cut else None, tuple(taken))
+        losses = shared.blamed(depth, budget)
+    reduced_lowering = Lowered(schema, (*losses, *extra.values()), shared.lowered.strict)
+    return reduced_lowering, BudgetFit(budget, before, after, probe.depth if cut else None, tuple(taken))
 
 
 def _blame_depth(
