@@ -28,9 +28,10 @@ def types(schema: Mapping[str, Any]) -> frozenset[str]:
     return schema_types(schema, deep=False) or frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Field:
-    """One parameter or nested field, with local ``$ref``s resolved."""
+    """One parameter or nested field, with local ``$ref``s resolved (read-only: the rules only read it; not
+    frozen, since a walk makes one per field and a frozen dataclass costs a call per attribute to build)."""
 
     path: str
     name: str
@@ -52,12 +53,13 @@ class Field:
             found = tuple(a for a in alts if (a.__class__ is dict or isinstance(a, Mapping)) and types(a) != _NULL)
         else:
             found = (schema,)
-        object.__setattr__(self, "branches", found)
+        self.branches = found
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Subject:
-    """What the rules look at: the tool's name, description, root schema and every field."""
+    """What the rules look at: the tool's name, description, root schema and every field (read-only, made once
+    per tool and per shared parameter, so not frozen: see :class:`Field`)."""
 
     name: str
     description: str
@@ -79,7 +81,7 @@ class Subject:
     """The fields whose description promises something (:attr:`Field.reading`), usually a few."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "promising", tuple(f for f in self.fields if f.reading is not NOTHING))
+        self.promising = tuple(f for f in self.fields if f.reading is not NOTHING)
 
     @property
     def framework_schema(self) -> Mapping[str, Any] | None:
