@@ -112,13 +112,17 @@ def _lint_shared(contract: ToolContract, declaration_bytes: int | None, memo: Li
         refs,
         declaration_bytes,
     )
+    by_rule: dict[str, list[Lint]] = {}  # the field rules' findings, group by group (most groups have none)
+    for group in kept:
+        if not group.judged:
+            _judge(group)
+        for code, lints in group.found:
+            by_rule.setdefault(code, []).extend(lints)
     found: dict[tuple[str, str], Lint] = {}
     for rule in CATALOGUE:
         if rule.code in FIELD_RULES:
-            for group in kept:
-                findings = group.findings if group.judged else _judge(group)
-                for lint_ in findings[rule.code]:
-                    found.setdefault((rule.code, lint_.path), lint_)
+            for lint_ in by_rule.get(rule.code, ()):
+                found.setdefault((rule.code, lint_.path), lint_)
             continue
         for path, message, fix, *severity in rule.check(subject):
             level = severity[0] if severity else rule.severity
@@ -135,6 +139,7 @@ def _judge(group: Group) -> dict[str, tuple[Lint, ...]]:
             level = severity[0] if severity else rule.severity
             found.setdefault(path, Lint(rule.code, rule.slug, level, path, message, fix))
         group.findings[rule.code] = tuple(found.values())
+    group.found = tuple((code, lints) for code, lints in group.findings.items() if lints)
     group.judged, group.read = True, None  # the rules may have read more references: list them again
     return group.findings
 

@@ -53,6 +53,8 @@ class Group:
     findings: dict[str, tuple[Lint, ...]] = field(default_factory=dict)
     judged: bool = False
     """Whether :attr:`findings` holds every field rule's findings."""
+    found: tuple[tuple[str, tuple[Lint, ...]], ...] = ()
+    """The field rules that found something, in catalogue order, with their findings (once judged)."""
     read: tuple[tuple[str, str | None, Any], ...] | None = None
     """The references read, once the group is reused: text, ``$defs`` name (if plain) and target."""
 
