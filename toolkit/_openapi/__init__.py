@@ -225,7 +225,7 @@ def _tool(
         path=candidate.path,
         source_losses=flat.losses,
         security=schemes,
-        servers=servers_of(root, candidate.path_item, candidate.operation),
+        servers=servers_of(root, candidate.path_item, candidate.operation, ctx.servers),
         domain_rules=candidate.options.domain,
         credentials=flat.credentials,
         idempotency_key=flat.idempotency_key,

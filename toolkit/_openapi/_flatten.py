@@ -60,6 +60,8 @@ class SpecContext:
     """Top-level parameters already lowered (most are shared by many operations)."""
     lints: LintMemo = field(default_factory=LintMemo)
     """Top-level parameters already linted, and lowered nodes already measured."""
+    servers: dict[int, tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
+    """The base URLs of each ``servers`` list the operations use, by its identity (:func:`._security.servers_of`)."""
     schemes: dict[int, tuple[Any, tuple[SecurityScheme, ...]]] = field(default_factory=dict)
     """The security schemes of each ``security`` requirement list the operations use, by its identity (the list
     kept beside): most operations share the document's."""

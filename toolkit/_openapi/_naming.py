@@ -36,6 +36,9 @@ _NOT_ARG = re.compile(r"[^A-Za-z0-9_]+")
 def snake_case(text: str) -> str:
     """``listOrders`` → ``list_orders``, ``getHTTPStatus`` → ``get_http_status``, ``repos/get-content`` →
     ``repos_get_content``."""
+    lowered = text.lower()
+    if lowered == text:  # no capital to split at (GitHub's ids): the camelCase steps would change nothing
+        return _UNDERSCORES.sub("_", _SEPARATORS.sub("_", text))
     text = _CAMEL.sub(r"\1_\2", _ACRONYM.sub(r"\1_\2", text))
     return _UNDERSCORES.sub("_", _SEPARATORS.sub("_", text)).lower()
 

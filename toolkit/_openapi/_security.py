@@ -84,15 +84,27 @@ def _server_url(server: Any) -> str | None:
     return url
 
 
-def servers_of(root: Mapping[str, Any], path_item: Mapping[str, Any], operation: Mapping[str, Any]) -> tuple[str, ...]:
+def servers_of(
+    root: Mapping[str, Any],
+    path_item: Mapping[str, Any],
+    operation: Mapping[str, Any],
+    memo: dict[int, tuple[Any, tuple[str, ...]]] | None = None,
+) -> tuple[str, ...]:
     """The base URLs for an operation: its own ``servers``, else its path item's, else the document's.
 
-    Swagger 2.0 has none of these: its base URL is ``schemes`` × ``host`` + ``basePath``.
+    Swagger 2.0 has none of these: its base URL is ``schemes`` × ``host`` + ``basePath``. ``memo`` (for the
+    operations of one document) reads each ``servers`` list once, by its identity (the list kept beside).
     """
     for holder in (operation, path_item, root):
         servers = holder.get("servers")
         if isinstance(servers, list) and servers:
-            return tuple(url for url in map(_server_url, servers) if url is not None)
+            found = memo.get(id(servers)) if memo is not None else None
+            if found is not None and found[0] is servers:
+                return found[1]
+            urls = tuple(url for url in map(_server_url, servers) if url is not None)
+            if memo is not None:
+                memo[id(servers)] = (servers, urls)
+            return urls
     host = root.get("host")
     if "swagger" in root and isinstance(host, str) and host:
         base = root.get("basePath") if isinstance(root.get("basePath"), str) else ""
