@@ -77,22 +77,43 @@ class Memo:
     """Each top-level argument's lowered node's size in compact JSON, by id (the node kept beside)."""
     roots: dict[tuple[bytes, tuple[Any, ...]], Root] = field(default_factory=dict)
     """By a root's JSON text less its ``$defs`` and its ``$defs`` names (:meth:`root`)."""
+    first_roots: dict[tuple[Any, ...], tuple[Any, Root] | None] = field(default_factory=dict)
+    """The first root with each set of property and ``$defs`` names, its text not yet taken (``None`` once a
+    second one came)."""
 
     def root(self, schema: Mapping[str, Any]) -> Root | None:
-        """The :class:`Root` of an ``args_schema`` (``None`` for one JSON cannot spell)."""
+        """The :class:`Root` of an ``args_schema`` (``None`` for one JSON cannot spell). Most roots are alone in
+        their document, so a root's JSON text is taken only once a second root has the same property and
+        ``$defs`` names."""
         defs = schema.get("$defs")
         if defs is None:
             defs = {}
         elif defs.__class__ is not dict:
             return None
-        text = json_key({key: value for key, value in schema.items() if key != "$defs"})
+        properties = schema.get("properties")
+        names = (tuple(properties) if properties.__class__ is dict else None, tuple(defs))
+        first = self.first_roots.get(names, _NONE)
+        if first is _NONE:  # the first root with these names: its own, no text needed yet
+            alone = Root(tuple(defs.values()))
+            self.first_roots[names] = (schema, alone)
+            return alone
+        if first is not None:  # a second one: the first's text is due
+            self.first_roots[names] = None
+            earlier = _root_text(first[0])
+            if earlier is not None:
+                self.roots[(earlier, names[1])] = first[1]
+        text = _root_text(schema)
         if text is None:
             return None
-        key = (text, tuple(defs))
+        key = (text, names[1])
         found = self.roots.get(key)
         if found is None or any(a is not b for a, b in zip(found.defs, defs.values(), strict=True)):
             found = self.roots[key] = Root(tuple(defs.values()))
         return found
+
+
+def _root_text(schema: Mapping[str, Any]) -> bytes | None:
+    return json_key({key: value for key, value in schema.items() if key != "$defs"})
 
 
 @dataclass(slots=True)
