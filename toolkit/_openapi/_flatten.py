@@ -232,6 +232,9 @@ def _parameter_names(entries: Sequence[_Prepared]) -> dict[tuple[str, str], str]
             groups.setdefault(entry.name, []).append(entry)
     names: dict[tuple[str, str], str] = {}
     for name, group in groups.items():
+        if len(group) == 1:  # the common case: a name of its own is kept
+            names[(group[0].location, group[0].original)] = name
+            continue
         locations = [entry.location for entry in group]
         keeper = min(locations, key=lambda location: _RANK.get(location, len(_RANK)))
         distinct = len(set(locations)) == len(locations)
