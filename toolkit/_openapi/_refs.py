@@ -65,6 +65,8 @@ class Resolver:
         self._pointers: dict[str, str] = {}
         self._defs: dict[str, Definition | Refusal] = {}
         self._closures: dict[frozenset[str], tuple[dict[str, Any], tuple[Loss, ...]] | Refusal] = {}
+        self._derefs: dict[int, tuple[Any, Any]] = {}
+        """Reference objects followed, by identity (the object kept beside), with what they point at."""
 
     # -- plain objects: parameters, request bodies, path items ------------------------------------------
     def lookup(self, ref: Any) -> Any:
@@ -75,11 +77,19 @@ class Resolver:
             raise _refusal(error) from None
 
     def deref(self, obj: Any) -> Any:
-        """Follow a chain of ``$ref`` objects (not schemas: the keywords beside each ``$ref`` are ignored)."""
-        try:
+        """Follow a chain of ``$ref`` objects (not schemas: the keywords beside each ``$ref`` are ignored); each
+        reference object once (operations share them)."""
+        if obj.__class__ is not dict or "$ref" not in obj:
             return follow(obj, self._refs, merge=False)
+        found = self._derefs.get(id(obj))
+        if found is not None and found[0] is obj:
+            return found[1]
+        try:
+            target = follow(obj, self._refs, merge=False)
         except SchemaError as error:
             raise _refusal(error) from None
+        self._derefs[id(obj)] = (obj, target)
+        return target
 
     # -- schemas: each referenced schema becomes one $defs entry ------------------------------------------
     def target(self, ref: str) -> str:
