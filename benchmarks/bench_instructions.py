@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -60,9 +61,15 @@ def instructions(path: Path, what: str, pythonpath: str | None) -> int:
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-    done = subprocess.run(
-        [*command, sys.executable, "-c", CHILD, str(path), what], env=env, capture_output=True, text=True, timeout=1800
-    )
+    with tempfile.TemporaryDirectory() as away:  # not the checkout: `-c` puts the working folder on sys.path
+        done = subprocess.run(
+            [*command, sys.executable, "-c", CHILD, str(path), what],
+            env=env,
+            cwd=away,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
     found = _REFS.search(done.stderr)
     if done.returncode != 0 or found is None:
         raise SystemExit(f"valgrind failed on {path.name} ({what}): {done.stderr[-400:]}")
@@ -73,11 +80,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", nargs="*", default=None, help="spec names to run (default: every large one)")
     parser.add_argument("--pythonpath", default=None, help="another toolkit checkout to count instead")
+    parser.add_argument("--which", action="store_true", help="say which toolkit the runs import, and stop")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     if not CORPUS.is_dir():
         raise SystemExit(f"the shared corpus is absent ({CORPUS})")
+    if args.which:
+        env = dict(os.environ, **({"PYTHONPATH": args.pythonpath} if args.pythonpath else {}))
+        with tempfile.TemporaryDirectory() as away:
+            which = [sys.executable, "-c", "import toolkit; print(toolkit.__file__)"]
+            subprocess.run(which, env=env, cwd=away, check=True)
+        return
     specs = sorted(p for p in CORPUS.iterdir() if p.suffix in (".json", ".yaml") and p.stat().st_size >= LARGE)
     if args.only:
         specs = [p for p in specs if p.stem in args.only]
