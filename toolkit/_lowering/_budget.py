@@ -40,6 +40,7 @@ payloads are lowered from ``args_schema`` on demand, as they are.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -203,8 +204,13 @@ def _size(contract: ToolContract, schema: Mapping[str, Any] | None, sizes: dict[
         found = sizes.get(id(node))
         if found is None or found[0] is not node:
             found = sizes[id(node)] = (node, _bytes(node))
-        total += _bytes(key) + 1 + found[1]
+        total += _key_bytes(key) + 1 + found[1]
     return total
+
+
+@functools.lru_cache(maxsize=8192)  # argument names repeat across the tools of a document
+def _key_bytes(key: str) -> int:
+    return _bytes(key)
 
 
 # -- lowering that remembers where each output node came from -----------------------------------------------
