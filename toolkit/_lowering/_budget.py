@@ -44,7 +44,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
 
@@ -64,6 +64,7 @@ __all__ = [
     "REDUCTIONS",
     "BudgetFit",
     "Reduction",
+    "SharedFit",
     "budget_summary",
     "check_budget",
     "declaration_bytes",
@@ -317,12 +318,18 @@ def fit(
     before = _size(contract, lowered.schema, sizes)
     if budget is None or before <= budget:
         return lowered, BudgetFit(budget, before, before)
-    shared = _Shared(contract.args_schema, lowered, memo, root.budget if root is not None else {})
+    done = root.budget if root is not None else None
+    if done is None:
+        done = SharedFit()
+        if root is not None:
+            root.budget = done
+    shared = _Fitting(contract.args_schema, lowered, memo, done)
     measured: dict[tuple[int, int], int] = {}
 
     def size(depth: int, steps: int) -> int:
         if (depth, steps) not in measured:
             schema = shared.reduced(depth, steps)[0]
+            # a reduction's nodes are measured by id only while the root keeps them (a lone tool's die with it)
             measured[depth, steps] = _size(contract, schema, sizes if root is not None or not steps else None)
         return measured[depth, steps]
 
@@ -343,50 +350,59 @@ def fit(
     )
 
 
-class _Shared:
-    """The budget's work on one ``args_schema`` that does not depend on the tool's name or description, kept in
-    ``cache`` (a :class:`~toolkit._lowering._shared.Root`'s, for the tools of one document with these arguments;
-    a fresh dict for one tool): the lowering at each depth, each reduction of it and its losses, whether a depth
-    cuts nothing, and the losses of a depth cut to fit a budget."""
+@dataclass(slots=True)
+class SharedFit:
+    """The budget's work on one ``args_schema`` that does not depend on the tool's name or description: the
+    lowering at each depth, each reduction of it and its losses, whether a depth cuts nothing, and the losses
+    of a depth cut to fit a budget. A :class:`~toolkit._lowering._shared.Root` keeps one for the tools of one
+    document with these arguments; a tool built alone gets its own. (It holds no memo, which holds the root:
+    the build would be a cycle.)"""
 
-    __slots__ = ("cache", "lowered", "memo", "schema")
+    probes: dict[int, _Probe] = field(default_factory=dict)
+    reductions: dict[tuple[int, int], tuple[dict[str, Any], dict[tuple[str, str], Loss]]] = field(default_factory=dict)
+    wholes: dict[int, bool] = field(default_factory=dict)
+    blames: dict[tuple[int, int], tuple[Loss, ...]] = field(default_factory=dict)
 
-    def __init__(self, schema: Mapping[str, Any], lowered: Lowered, memo: Memo | None, cache: dict[Any, Any]) -> None:
-        self.schema, self.lowered, self.memo, self.cache = schema, lowered, memo, cache
+
+class _Fitting:
+    """One tool's reading of a :class:`SharedFit`, computing what it lacks with the tool's memo."""
+
+    __slots__ = ("done", "lowered", "memo", "schema")
+
+    def __init__(self, schema: Mapping[str, Any], lowered: Lowered, memo: Memo | None, done: SharedFit) -> None:
+        self.schema, self.lowered, self.memo, self.done = schema, lowered, memo, done
 
     def probe(self, depth: int) -> _Probe:
-        key = ("probe", depth)
-        if key not in self.cache:
-            self.cache[key] = _probe(self.schema, depth, self.memo)
-        found: _Probe = self.cache[key]
-        return found
+        probes = self.done.probes
+        if depth not in probes:
+            probes[depth] = _probe(self.schema, depth, self.memo)
+        return probes[depth]
 
     def reduced(self, depth: int, steps: int) -> tuple[dict[str, Any], dict[tuple[str, str], Loss]]:
         """The probe's schema after ``steps`` reductions, with the losses they make (kept: never change either)."""
         if not steps:
             return self.probe(depth).schema, {}
-        key = ("reduced", depth, steps)
-        if key not in self.cache:
+        reductions = self.done.reductions
+        if (depth, steps) not in reductions:
             losses: dict[tuple[str, str], Loss] = {}
-            self.cache[key] = (_reduce(self.probe(depth), steps, losses), losses)
-        found: tuple[dict[str, Any], dict[tuple[str, str], Loss]] = self.cache[key]
-        return found
+            reductions[depth, steps] = (_reduce(self.probe(depth), steps, losses), losses)
+        return reductions[depth, steps]
 
     def whole(self, depth: int) -> bool:
         """Whether the lowering at ``depth`` cuts no reference: every deeper lowering is this one."""
-        key = ("whole", depth)
-        if key not in self.cache:
-            self.cache[key] = self.probe(depth).schema == self.lowered.schema
-        found: bool = self.cache[key]
-        return found
+        wholes = self.done.wholes
+        if depth not in wholes:
+            wholes[depth] = self.probe(depth).schema == self.lowered.schema
+        return wholes[depth]
 
     def blamed(self, depth: int, budget: int) -> tuple[Loss, ...]:
         """The losses of the lowering at ``depth``, its own cuts blamed on ``budget`` (:func:`_blame_depth`)."""
-        key = ("blamed", depth, budget)
-        if key not in self.cache:
-            self.cache[key] = tuple(_blame_depth(self.probe(depth).losses, self.lowered.losses, budget, self.schema))
-        found: tuple[Loss, ...] = self.cache[key]
-        return found
+        blames = self.done.blames
+        if (depth, budget) not in blames:
+            blames[depth, budget] = tuple(
+                _blame_depth(self.probe(depth).losses, self.lowered.losses, budget, self.schema)
+            )
+        return blames[depth, budget]
 
 
 def _within(size: Callable[[int, int], int], steps: int, budget: int, depth: int) -> bool:
@@ -405,7 +421,7 @@ def _deepest(fits: Callable[[int], bool], whole: Callable[[int], bool], high: in
 
 
 def _result(
-    shared: _Shared, depth: int, steps: int, budget: int, measured: tuple[int, int], cut: bool
+    shared: _Fitting, depth: int, steps: int, budget: int, measured: tuple[int, int], cut: bool
 ) -> tuple[Lowered, BudgetFit]:
     """The reduced lowering at ``depth`` after ``steps`` reductions (``measured``: the sizes before and after);
     ``cut``: it inlines less than the full one."""

@@ -25,13 +25,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_key
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._merge import Draft
 from toolkit._refs import Refs, defs_name
+
+if TYPE_CHECKING:
+    from toolkit._lowering._budget import SharedFit
+    from toolkit._lowering._dialect import Lowered
 
 __all__ = ["SHAREABLE_ROOT", "Memo", "Root", "SharedWalk"]
 
@@ -122,11 +126,11 @@ class Root:
 
     defs: tuple[Any, ...]
     """The root's ``$defs`` schemas, kept: another root is the same only while its ``$defs`` are these objects."""
-    lowered: Any = None
-    """The ``gemini`` lowering at full reference depth (a :class:`~toolkit._lowering._dialect.Lowered`)."""
+    lowered: Lowered | None = None
+    """The ``gemini`` lowering at full reference depth."""
     enforced: bool = False
     """Whether the validator was found able to enforce the root."""
-    budget: dict[Any, Any] = field(default_factory=dict)
+    budget: SharedFit | None = None
     """The declaration budget's work that depends on the arguments alone (:mod:`toolkit._lowering._budget`)."""
 
 
