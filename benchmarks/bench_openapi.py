@@ -34,6 +34,7 @@ import argparse
 import compileall
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -138,6 +139,19 @@ print(json.dumps({"in_process_s": time.perf_counter() - t, "tools": len(tools)})
 """
 
 
+_RAISED = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
+
+
+def failure(stderr: str) -> str:
+    """What a failed child says: the last line naming the exception raised, with the two lines after it
+    (pydantic follows its own with the field and the error, then a link), else the last line."""
+    lines = stderr.strip().splitlines() or ["?"]
+    raised = [index for index, line in enumerate(lines) if _RAISED.match(line)]
+    if not raised:
+        return lines[-1][:160]
+    return " / ".join(line.strip() for line in lines[raised[-1] : raised[-1] + 3])[:160]
+
+
 def run(argv: list[str], timeout: float) -> dict[str, Any]:
     """Run one child; return its JSON line plus whole-process wall time and peak RSS (MiB)."""
     start = time.perf_counter()
@@ -152,8 +166,7 @@ def run(argv: list[str], timeout: float) -> dict[str, Any]:
     # The helper process that calls run() starts exactly one child, so RUSAGE_CHILDREN's peak is that child's.
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     if proc.returncode != 0:
-        last = (err.strip().splitlines() or ["?"])[-1]
-        return {"failed": f"exit {proc.returncode}: {last[:120]}", "wall_s": wall, "peak_mib": peak}
+        return {"failed": f"exit {proc.returncode}: {failure(err)}", "wall_s": wall, "peak_mib": peak}
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return {**result, "wall_s": wall, "peak_mib": peak}
 
@@ -164,7 +177,7 @@ def measure(kind: str, spec: Path, args: argparse.Namespace) -> dict[str, Any]:
     helper.append(f"{args.rounds}:{'cpu' if args.cpu else 'wall'}")
     done = subprocess.run(helper, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        return {"failed": (done.stderr.strip().splitlines() or ["?"])[-1][:120]}
+        return {"failed": failure(done.stderr)}
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
