@@ -149,7 +149,7 @@ def failure(stderr: str) -> str:
     raised = [index for index, line in enumerate(lines) if _RAISED.match(line)]
     if not raised:
         return lines[-1][:160]
-    return " / ".join(line.strip() for line in lines[raised[-1] : raised[-1] + 3])[:160]
+    return " / ".join(line.strip() for line in lines[raised[-1] : raised[-1] + 3])[:200]
 
 
 def run(argv: list[str], timeout: float) -> dict[str, Any]:
