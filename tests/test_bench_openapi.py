@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from module_support import load_module
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_openapi.py"
 
@@ -21,12 +21,7 @@ parameters.1.Parameter.in
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_openapi", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("bench_openapi", SCRIPT)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ and a build that differs in a declaration, a lint, a budget fit or a refusal giv
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from module_support import load_module
 
 import toolkit as tk
 
@@ -38,12 +38,7 @@ SPEC: dict[str, Any] = {
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("corpus_digest", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("corpus_digest", SCRIPT)
 
 
 def _digest(document: dict[str, Any], **options: Any) -> list[str]:

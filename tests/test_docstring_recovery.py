@@ -3,13 +3,12 @@ docstring, the parameter descriptions recovered, the lines skipped, and a descri
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from module_support import load_module
 
 import toolkit as tk
 from toolkit._from_python._docstrings import parse_docstring
@@ -20,13 +19,7 @@ SECTION_TEXT = ("Args", "Arguments", "arguments", "Parameters", ":param", "@para
 
 
 def load_corpus() -> list[tuple[Any, dict[str, str], tuple[str, ...]]]:
-    spec = importlib.util.spec_from_file_location("malformed_docstrings", CORPUS)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return list(module.CASES)
+    return list(load_module("malformed_docstrings", CORPUS).CASES)
 
 
 CASES = load_corpus()

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
 import keyword
-import sys
 import typing
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -20,6 +18,7 @@ import pytest
 from google.genai import types as genai_types
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from module_support import load_module
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
@@ -32,12 +31,7 @@ BAD_INPUTS = Path(__file__).parent / "bad_inputs" / "functions" / "callables.py"
 
 
 def load_bad() -> Any:
-    spec = importlib.util.spec_from_file_location("bad_function_inputs", BAD_INPUTS)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses and string annotations resolve through the module's entry
-    spec.loader.exec_module(module)
+    module = load_module("bad_function_inputs", BAD_INPUTS)
     return module.BAD
 
 
