@@ -26,20 +26,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from profile_openapi import described  # every operation described, as the benchmarks build them
+
+import toolkit as tk  # with --pythonpath, the run that builds has that checkout first on PYTHONPATH
+
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "openapi"
-
-
-def described(doc: Any) -> dict[str, Any]:
-    """Overrides describing every operation, as ``bench_openapi.py`` builds them."""
-    paths = doc.get("paths") if isinstance(doc, dict) else None
-    return {
-        op["operationId"]: {"description": "Described for the benchmark."}
-        for item in (paths or {}).values()
-        if isinstance(item, dict)
-        for op in item.values()
-        if isinstance(op, dict) and isinstance(op.get("operationId"), str)
-    }
 
 
 def _plain(value: Any) -> Any:
@@ -83,8 +75,6 @@ def records(toolset: Any) -> Iterator[dict[str, Any]]:
 
 
 def digest(path: Path, overrides: Any) -> tuple[str, int, int]:
-    import toolkit as tk  # the checkout chosen by --pythonpath, imported in this child process
-
     try:
         toolset = tk.from_openapi(path, "digest", select="all", overrides=overrides)
     except tk.ToolkitError as error:  # a whole document refused is an outcome too
@@ -96,13 +86,6 @@ def digest(path: Path, overrides: Any) -> tuple[str, int, int]:
     return sha.hexdigest()[:16], len(toolset.tools), len(toolset.rejected)
 
 
-def _parse(path: Path) -> Any:
-    import yaml
-
-    text = path.read_bytes()
-    return json.loads(text) if path.suffix == ".json" else yaml.load(text, Loader=yaml.CSafeLoader)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pythonpath", help="a checkout whose toolkit to digest (default: this one)")
@@ -111,20 +94,18 @@ def main() -> None:
     args = parser.parse_args()
     if not CORPUS.is_dir():
         sys.exit(f"no corpus at {CORPUS}: the shared corpus is needed")
-    if args.pythonpath:  # run again with the other checkout first on the path
-        env = {**os.environ, "PYTHONPATH": str(Path(args.pythonpath).resolve())}
-        rest = [arg for arg in sys.argv[1:] if arg != "--pythonpath" and arg != args.pythonpath]
-        sys.exit(subprocess.run([sys.executable, "-P", __file__, *rest], env=env).returncode)
+    checkout = str(Path(args.pythonpath).resolve()) if args.pythonpath else None
+    if checkout is not None and os.environ.get("PYTHONPATH") != checkout:  # again, that checkout's toolkit first
+        env = {**os.environ, "PYTHONPATH": checkout}
+        sys.exit(subprocess.run([sys.executable, __file__, *sys.argv[1:]], env=env).returncode)
     if args.show:
-        import toolkit as tk
-
         for record in records(tk.from_openapi(CORPUS / args.show, "digest", select="all")):
             print(json.dumps(record, default=repr, ensure_ascii=False))
         return
     for path in sorted(CORPUS.iterdir()):
         if path.suffix not in (".json", ".yaml", ".yml") or (args.only and path.stem not in args.only):
             continue
-        for label, overrides in (("all", None), ("described", described(_parse(path)))):
+        for label, overrides in (("all", None), ("described", described(path))):
             sha, tools, rejected = digest(path, overrides)
             print(f"{path.stem:34} {label:9} {sha}  tools={tools} rejected={rejected}", flush=True)
 
