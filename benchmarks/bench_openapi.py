@@ -147,9 +147,8 @@ def failure(stderr: str) -> str:
     (pydantic follows its own with the field and the error, then a link), else the last line."""
     lines = stderr.strip().splitlines() or ["?"]
     raised = [index for index, line in enumerate(lines) if _RAISED.match(line)]
-    if not raised:
-        return lines[-1][:160]
-    return " / ".join(line.strip() for line in lines[raised[-1] : raised[-1] + 3])[:200]
+    shown = lines[raised[-1] : raised[-1] + 3] if raised else lines[-1:]
+    return " / ".join(line.strip() for line in shown)[:200]
 
 
 def run(argv: list[str], timeout: float) -> dict[str, Any]:
