@@ -14,6 +14,12 @@ time inside each stage of the pipeline, in the order a tool goes through them:
 * ``lint``     - every lint rule;
 * ``rest``     - everything else (the contract and tool records, security, servers, the collector).
 
+``--floor`` adds two columns, each a ratio to the parse, for what any pure-Python build of these tools must at
+least do: ``pass``, one Python pass that copies the parsed document (a dict or list comprehension per node, the
+cheapest walk that touches every node and builds something), and ``outputs``, the same copy of what the build
+returns (every tool's ``parameters`` and ``args_schema``, each node shared between tools copied once, as the
+build shares it). The build's own ratio, read against them, says how many such passes its stages add up to.
+
 ``lower`` and ``fit`` are also split between the tools that fit their budget as lowered and those the budget
 reduced (``over``: their count, then the milliseconds of both stages for them): the full lowering of a tool
 that is then reduced is built only to say how large it was and which losses were the budget's.
@@ -21,7 +27,7 @@ that is then reduced is built only to say how large it was and which losses were
 The stages are timed by wrapping the functions ``from_openapi`` calls (a few microseconds per call), so the
 whole build here is a little slower than in ``bench_openapi.py``; the shares are what this is for.
 
-    .venv/bin/python benchmarks/profile_openapi.py [--rounds 3] [--described] [--only stripe ...]
+    .venv/bin/python benchmarks/profile_openapi.py [--rounds 3] [--described] [--floor] [--only stripe ...]
 """
 
 from __future__ import annotations
@@ -121,8 +127,48 @@ def described(path: Path) -> dict[Any, Any]:
     }
 
 
-def profile(path: Path, rounds: int, overrides: Any, timers: Timers) -> dict[str, Any]:
+def copied(value: Any, seen: dict[int, Any] | None = None) -> Any:
+    """``value`` (JSON data) copied node by node in Python; with ``seen``, a node met again (the same object)
+    is copied once and its copy shared, as the original shares it."""
+    kind = value.__class__
+    if kind is not dict and kind is not list:
+        return value
+    if seen is not None:
+        done = seen.get(id(value))
+        if done is not None:
+            return done
+    if kind is dict:
+        out: Any = {key: copied(item, seen) for key, item in value.items()}
+    else:
+        out = [copied(item, seen) for item in value]
+    if seen is not None:
+        seen[id(value)] = out
+    return out
+
+
+def floor(path: Path, toolset: Any, rounds: int) -> tuple[float, float]:
+    """The best of ``rounds`` of one Python copy of the parsed document and of the build's outputs (seconds)."""
+    doc = parse(path)
+    outputs = [[tool.parameters, tool.contract.args_schema] for tool in toolset.tools]
+    passes, copies = [], []
+    for _ in range(rounds):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            copied(doc)
+            passes.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            copied(outputs, {})
+            copies.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+    return min(passes), min(copies)
+
+
+def profile(path: Path, rounds: int, overrides: Any, timers: Timers, with_floor: bool = False) -> dict[str, Any]:
     best: dict[str, Any] | None = None
+    floors: tuple[float, float] | None = None
     loads = []
     for _ in range(rounds):
         for _ in range(3):
@@ -143,9 +189,13 @@ def profile(path: Path, rounds: int, overrides: Any, timers: Timers) -> dict[str
                 "over": len(over),
                 "over_ms": sum(t["lower"] + t["fit"] for t in over),
             }
+        if with_floor and floors is None:
+            floors = floor(path, toolset, rounds)
         del toolset
     assert best is not None
     best["parse"] = min(loads)
+    if floors is not None:
+        best["pass"], best["outputs"] = floors
     return best
 
 
@@ -153,6 +203,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3, help="builds per spec (the fastest is shown)")
     parser.add_argument("--described", action="store_true", help="every operation described through overrides")
+    parser.add_argument("--floor", action="store_true", help="add one Python pass over the document and outputs")
     parser.add_argument("--only", nargs="*", default=None, help="spec names to run (default: every one)")
     args = parser.parse_args()
     found = specs()
@@ -171,17 +222,19 @@ def main() -> None:
         f"{'spec':22} {'parse':>6} {'build':>6} {'ratio':>6} {'tools':>5} | "
         + " ".join(f"{n:>7}" for n in [*names, "rest"])
         + f" | {'over':>4} {'ms':>6}"
+        + (f" | {'pass':>5} {'outputs':>7}" if args.floor else "")
     )
     for label, path in found.items():
         if args.only and label not in args.only:
             continue
-        row = profile(path, args.rounds, described(path) if args.described else None, timers)
+        row = profile(path, args.rounds, described(path) if args.described else None, timers, args.floor)
         spent = row["spent"]
         rest = row["total"] - sum(spent.values())
         stages = " ".join(f"{spent.get(n, 0) * 1000:7.1f}" for n in names) + f" {rest * 1000:7.1f}"
         print(
             f"{label:22} {row['parse'] * 1000:6.1f} {row['total'] * 1000:6.0f} {row['total'] / row['parse']:5.1f}x "
-            f"{row['tools']:5} | {stages} | {row['over']:4} {row['over_ms'] * 1000:6.1f}",
+            f"{row['tools']:5} | {stages} | {row['over']:4} {row['over_ms'] * 1000:6.1f}"
+            + (f" | {row['pass'] / row['parse']:4.1f}x {row['outputs'] / row['parse']:6.1f}x" if args.floor else ""),
             flush=True,
         )
 
