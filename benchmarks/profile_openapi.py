@@ -234,7 +234,7 @@ def main() -> None:
         print(
             f"{label:22} {row['parse'] * 1000:6.1f} {row['total'] * 1000:6.0f} {row['total'] / row['parse']:5.1f}x "
             f"{row['tools']:5} | {stages} | {row['over']:4} {row['over_ms'] * 1000:6.1f}"
-            + (f" | {row['pass'] / row['parse']:4.1f}x {row['outputs'] / row['parse']:6.1f}x" if args.floor else ""),
+            + (f" | {row['pass'] / row['parse']:4.2f}x {row['outputs'] / row['parse']:6.2f}x" if args.floor else ""),
             flush=True,
         )
 
