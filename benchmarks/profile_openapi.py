@@ -15,10 +15,11 @@ time inside each stage of the pipeline, in the order a tool goes through them:
 * ``rest``     - everything else (the contract and tool records, security, servers, the collector).
 
 ``--floor`` adds two columns, each a ratio to the parse, for what any pure-Python build of these tools must at
-least do: ``pass``, one Python pass that copies the parsed document (a dict or list comprehension per node, the
-cheapest walk that touches every node and builds something), and ``outputs``, the same copy of what the build
-returns (every tool's ``parameters`` and ``args_schema``, each node shared between tools copied once, as the
-build shares it). The build's own ratio, read against them, says how many such passes its stages add up to.
+least do: ``pass``, one Python pass that copies the parsed document (toolkit's own ``json_copy``, a dict or list
+comprehension per node: the cheapest walk that touches every node and builds something), and ``outputs``, the
+same copy of what the build returns (every tool's ``parameters`` and ``args_schema``, each node shared between
+tools copied once, as the build shares it). The build's own ratio, read against them, says how many such passes
+its stages add up to.
 
 ``lower`` and ``fit`` are also split between the tools that fit their budget as lowered and those the budget
 reduced (``over``: their count, then the milliseconds of both stages for them): the full lowering of a tool
@@ -46,6 +47,7 @@ import yaml
 
 import toolkit._openapi as openapi
 import toolkit._tool as tool_module
+from toolkit._canonical import json_copy
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent.parent / "shared" / "corpus" / "openapi"
@@ -127,28 +129,26 @@ def described(path: Path) -> dict[Any, Any]:
     }
 
 
-def copied(value: Any, seen: dict[int, Any] | None = None) -> Any:
-    """``value`` (JSON data) copied node by node in Python; with ``seen``, a node met again (the same object)
-    is copied once and its copy shared, as the original shares it."""
+def shared_copy(value: Any, seen: dict[int, Any]) -> Any:
+    """``value`` (JSON data) copied node by node in Python, as :func:`toolkit._canonical.json_copy` copies it,
+    except that a node met again (the same object) is copied once and its copy shared, as the original shares
+    it (``seen``: each copied node's copy, by the original's id)."""
     kind = value.__class__
     if kind is not dict and kind is not list:
         return value
-    if seen is not None:
-        done = seen.get(id(value))
-        if done is not None:
-            return done
-    if kind is dict:
-        out: Any = {key: copied(item, seen) for key, item in value.items()}
-    else:
-        out = [copied(item, seen) for item in value]
-    if seen is not None:
-        seen[id(value)] = out
-    return out
+    done = seen.get(id(value))
+    if done is None:
+        if kind is dict:
+            done = {key: shared_copy(item, seen) for key, item in value.items()}
+        else:
+            done = [shared_copy(item, seen) for item in value]
+        seen[id(value)] = done
+    return done
 
 
-def floor(path: Path, toolset: Any, rounds: int) -> tuple[float, float]:
-    """The best of ``rounds`` of one Python copy of the parsed document and of the build's outputs (seconds)."""
-    doc = parse(path)
+def floor(doc: Any, toolset: Any, rounds: int) -> tuple[float, float]:
+    """The best of ``rounds`` of one Python copy of the parsed document (``json_copy``) and of the build's
+    outputs (:func:`shared_copy`), in seconds."""
     outputs = [[tool.parameters, tool.contract.args_schema] for tool in toolset.tools]
     passes, copies = [], []
     for _ in range(rounds):
@@ -156,10 +156,10 @@ def floor(path: Path, toolset: Any, rounds: int) -> tuple[float, float]:
         gc.disable()
         try:
             start = time.perf_counter()
-            copied(doc)
+            json_copy(doc)
             passes.append(time.perf_counter() - start)
             start = time.perf_counter()
-            copied(outputs, {})
+            shared_copy(outputs, {})
             copies.append(time.perf_counter() - start)
         finally:
             gc.enable()
@@ -173,7 +173,7 @@ def profile(path: Path, rounds: int, overrides: Any, timers: Timers, with_floor:
     for _ in range(rounds):
         for _ in range(3):
             start = time.perf_counter()
-            parse(path)
+            doc = parse(path)
             loads.append(time.perf_counter() - start)
         gc.collect()
         timers.reset()
@@ -190,7 +190,7 @@ def profile(path: Path, rounds: int, overrides: Any, timers: Timers, with_floor:
                 "over_ms": sum(t["lower"] + t["fit"] for t in over),
             }
         if with_floor and floors is None:
-            floors = floor(path, toolset, rounds)
+            floors = floor(doc, toolset, rounds)
         del toolset
     assert best is not None
     best["parse"] = min(loads)
