@@ -37,7 +37,7 @@ from oracle_judges import judge
 from toolkit import Loss, Policy, Tool, fixtures
 from toolkit._contract import ToolContract
 from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._refs import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, Refs
+from toolkit._schema import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, Refs
 from toolkit._validation._compile import VALIDATION_KEYWORDS
 from toolkit._validation._enforce import check_enforceable
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS

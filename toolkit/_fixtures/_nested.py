@@ -1,6 +1,6 @@
 """Fixtures inside: the same families at nested object properties and array items, in a bounded sample.
 
-:func:`nested_sites` walks each top-level parameter's schema (through :mod:`toolkit._refs`, the one reader)
+:func:`nested_sites` walks each top-level parameter's schema (through :mod:`toolkit._schema`, the one reader)
 down to :data:`NESTED_DEPTH` levels and returns one :class:`Site` per nested field: a :class:`Param` named by
 its path in the envelope's own form (``address.postcode``, ``lines[0].sku``, ``lines[0]``) and the valid
 containers above it. The valid base is the top-level baseline; a field the baseline leaves out (an optional
@@ -26,7 +26,7 @@ from typing import Any
 
 from toolkit._fixtures._families import OMIT, Case, Param
 from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._refs import Resolve, schema_types
+from toolkit._schema import Resolve, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._expected import format_path
 

@@ -4,7 +4,7 @@
 other keyword pass through. The only losses are values JSON cannot carry: non-string object keys (turned into
 strings), non-finite numbers and values that are not JSON at all (dropped). Tuples become lists without a
 loss. References travel as they are, so they must be readable: they are checked by
-:func:`toolkit._refs.check_references`, with the same slugs as the other dialects and the validator.
+:func:`toolkit._schema.check_references`, with the same slugs as the other dialects and the validator.
 
 :func:`map_subschemas` rebuilds one node with each of its subschemas passed through a function: the keyword
 tables below say where JSON Schema 2020-12 (and draft-07's ``definitions``/``dependencies``/array ``items``)
@@ -20,7 +20,7 @@ from typing import Any
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._keywords import escape
-from toolkit._refs import Refs, check_references
+from toolkit._schema import Refs, check_references
 
 __all__ = ["IN_LIST", "IN_MAP", "ONE", "carry", "map_subschemas"]
 

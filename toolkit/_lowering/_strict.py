@@ -34,7 +34,7 @@ from typing import Any
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._keywords import bad, escape
-from toolkit._refs import Refs
+from toolkit._schema import Refs
 
 __all__ = ["FORMATS", "KEPT", "LIMITS", "Strict", "strictify"]
 

@@ -13,7 +13,7 @@ than failing (or, worse, accepting) on a call:
   annotation, and the validator does not fill it in (the function's own default applies);
 * ``unsupported_keyword`` -- a keyword of an older draft that 2020-12 replaced and that would otherwise be
   silently ignored (``dependencies``, ``additionalItems``, ``$recursiveRef``, ``$recursiveAnchor``);
-* the reference slugs of :mod:`toolkit._refs` (``unresolved_ref``, ``remote_ref``, ``left_recursive_ref`` ...).
+* the reference slugs of :mod:`toolkit._schema` (``unresolved_ref``, ``remote_ref``, ``left_recursive_ref`` ...).
 
 The compile itself stays lazy (large API schemas compile only as far as the data reaches), so this walk does
 no compiling: patterns are compiled once each (and cached for the validator), everything else is a type test.
@@ -27,7 +27,7 @@ from typing import Any
 
 from toolkit._canonical import JSON_TYPES
 from toolkit._exceptions import SchemaError
-from toolkit._refs import Refs, check_references, subschemas
+from toolkit._schema import Refs, check_references, subschemas
 from toolkit._validation._pattern import compile_pattern
 
 __all__ = ["check_enforceable", "json_value"]
