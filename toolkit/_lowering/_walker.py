@@ -50,14 +50,13 @@ from toolkit._lowering._keywords import (
     TYPES,
     bad,
     count,
-    escape,
     integer_bound,
     json_type,
     number,
 )
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
 from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, SharedWalk
-from toolkit._schema import Refs, check_references
+from toolkit._schema import Refs, check_references, escape
 
 __all__ = ["Site", "Walker"]
 

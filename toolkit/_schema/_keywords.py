@@ -39,6 +39,7 @@ __all__ = [
     "IN_PLACE_LIST",
     "IN_PLACE_MAP",
     "IN_PLACE_ONE",
+    "LEGACY_DEFINITIONS",
     "LEGACY_DEPENDENCIES",
     "LEGACY_ITEMS",
     "LEGACY_ONE",
@@ -78,7 +79,9 @@ PARTS_MAP: Final = ("properties", "patternProperties")
 """Keywords whose map of subschemas applies to properties of the value."""
 PARTS_LIST: Final = ("prefixItems",)
 """Keywords whose list of subschemas applies to items of the value, one each."""
-DEFINITIONS: Final = ("$defs", "definitions")
+LEGACY_DEFINITIONS: Final = "definitions"
+"""Draft-07's name for ``$defs``: not a 2020-12 keyword, read wherever ``$defs`` is as a legacy ``$defs``."""
+DEFINITIONS: Final = ("$defs", LEGACY_DEFINITIONS)
 """Maps of schemas that only references read: ``$defs``, and draft-07's ``definitions`` as a legacy ``$defs``."""
 ANNOTATION_SCHEMAS: Final = ("contentSchema",)
 """Subschemas that annotate and are never applied to the value (``contentSchema`` describes decoded content)."""
