@@ -9,7 +9,6 @@ ever read it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,6 +16,7 @@ from typing import Any, Literal
 from toolkit._credentials import Credential
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import LINT_RENDERER, LOSS_RENDERER
+from toolkit._regex import lazy
 
 __all__ = [
     "PARAMETER_NAME",
@@ -35,10 +35,10 @@ __all__ = [
     "parse_binding",
 ]
 
-TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+TOOL_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 """The genai ``FunctionDeclaration`` name rule: a letter or ``_`` first, then letters, digits, ``_.:-``; ≤ 128."""
 
-PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+PARAMETER_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 """The rule every argument name must meet (what Vertex AI accepts as a parameter name)."""
 
 Effect = Literal["read", "write"]

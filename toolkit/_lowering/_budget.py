@@ -56,6 +56,7 @@ from toolkit._lowering._dialect import Lowered
 from toolkit._lowering._merge import Draft
 from toolkit._lowering._shared import Memo, Root
 from toolkit._lowering.gemini import MAX_NESTING, MAX_NODES, GeminiWalker, has_arguments
+from toolkit._regex import lazy
 from toolkit._schema import Refs
 
 __all__ = [
@@ -96,7 +97,7 @@ _NESTING = (6, 5, 4, 3, 2, 1)
 """The levels below which the ``nesting`` reduction cuts objects, tried in this order."""
 _STAGES = 3 + len(_NESTING)
 """Reduction stages after ``depth``: 1 descriptions, 2 enums, 3 first sentences, 4… nesting at each level."""
-_SENTENCE = re.compile(r"(.{10,}?[.!?])\s", re.DOTALL)
+_SENTENCE = lazy(r"(.{10,}?[.!?])\s", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
