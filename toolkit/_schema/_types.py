@@ -1,7 +1,8 @@
 """Type inference: which JSON types a schema node accepts, and the one type to make or show a value of it as.
 
-One reading of ``type`` plus OpenAPI 3.0's ``nullable`` for every stage: :func:`schema_types` (the set a value may
-have), :func:`main_type` (the one to make an example or a form control of).
+One reading of ``type`` plus OpenAPI 3.0's ``nullable`` (which adds ``null``), with ``enum``, ``const`` and the
+combinators: :func:`schema_types` gives the set of types a value may have, :func:`main_type` the one type to
+make an example value or a form control of.
 """
 
 from __future__ import annotations
