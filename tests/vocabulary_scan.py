@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import get_args
 
 import toolkit
-from toolkit import _exceptions, _refs
+from toolkit import _exceptions, _schema
 
 PACKAGE = Path(toolkit.__file__).parent
 
@@ -31,7 +31,7 @@ ALIASES: Mapping[str, str] = {
 }
 """Each vocabulary's ``Literal`` alias, by name, and what the findings call the vocabulary."""
 
-SHARED: Mapping[str, tuple[str, ...]] = {"RefSlug": get_args(_refs.RefSlug)}
+SHARED: Mapping[str, tuple[str, ...]] = {"RefSlug": get_args(_schema.RefSlug)}
 """Narrower aliases whose members belong to several vocabularies (a reference fails with the same slug as an
 exception and as an operation's refusal): a value typed with one is each of its members."""
 

@@ -21,7 +21,7 @@ from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, 
 from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, check_budget, declaration_bytes, fit, tokens
 from toolkit._lowering._shared import Root
 from toolkit._lowering.gemini import has_arguments
-from toolkit._refs import has_silent_objects
+from toolkit._schema import has_silent_objects
 from toolkit._validation import domain_rules
 from toolkit._validation import validate as validate_args
 from toolkit._validation._enforce import check_enforceable

@@ -18,7 +18,7 @@ from toolkit._contract import Lint
 from toolkit._exceptions import SchemaError
 from toolkit._lints._subject import Field, walk
 from toolkit._lints._words import read
-from toolkit._refs import Refs, defs_name, follow
+from toolkit._schema import Refs, defs_name, follow
 
 __all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs"]
 

@@ -24,7 +24,7 @@ in; each loss once).
 
 Decisions, in one place (details in :mod:`._walker`, :mod:`.gemini` and each dialect's module):
 
-* references are read by :mod:`toolkit._refs`, with its slugs: remote ``$ref`` → ``SchemaError`` slug
+* references are read by :mod:`toolkit._schema`, with its slugs: remote ``$ref`` → ``SchemaError`` slug
   ``remote_ref``; local pointer to nowhere (or an anchor) → ``unresolved_ref``; a malformed one → ``bad_ref``;
   a cycle that never reads into the value → ``left_recursive_ref`` (in every dialect: the validator refuses
   the same schemas); a malformed keyword value → ``bad_keyword``; a non-object node → ``bad_schema``;

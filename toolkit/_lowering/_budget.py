@@ -56,8 +56,8 @@ from toolkit._lowering._dialect import Lowered
 from toolkit._lowering._merge import Draft
 from toolkit._lowering._shared import Memo, Root
 from toolkit._lowering.gemini import MAX_NESTING, MAX_NODES, GeminiWalker, has_arguments
-from toolkit._refs import Refs
 from toolkit._regex import lazy
+from toolkit._schema import Refs
 
 __all__ = [
     "DEFAULT_BUDGET",

@@ -31,7 +31,7 @@ from toolkit._canonical import json_key
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._merge import Draft
-from toolkit._refs import Refs, defs_name
+from toolkit._schema import Refs, defs_name
 
 if TYPE_CHECKING:
     from toolkit._lowering._budget import SharedFit

@@ -33,8 +33,8 @@ from typing import Any
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
-from toolkit._lowering._keywords import bad, escape
-from toolkit._refs import Refs
+from toolkit._lowering._keywords import bad
+from toolkit._schema import Refs, escape
 
 __all__ = ["FORMATS", "KEPT", "LIMITS", "Strict", "strictify"]
 

@@ -9,13 +9,13 @@ those methods raises ``TypeError`` at import time, so a keyword can never be for
 
 Decisions a reader should know:
 
-* ``$ref`` is inlined. References are read by :mod:`toolkit._refs` (local JSON pointers only, never
+* ``$ref`` is inlined. References are read by :mod:`toolkit._schema` (local JSON pointers only, never
   fetched), so they fail with its slugs: ``remote_ref``, ``unresolved_ref``, ``bad_ref``, and
   ``left_recursive_ref`` for a cycle that never reads into the value (the validator refuses such a schema
   too: it has no meaning). More than ``max_depth`` nested references on one path are cut: the node keeps
   only the target's type and a :class:`~toolkit.Loss` says so (this is how recursive schemas end). What a
   cut, a nesting cut or a dropped keyword the validator enforces (``not``, ``if``, ``additionalProperties``
-  ...) leaves unread is still checked by :func:`toolkit._refs.check_references`, so lowering refuses
+  ...) leaves unread is still checked by :func:`toolkit._schema.check_references`, so lowering refuses
   exactly the references validation refuses. Losses inside a referenced definition point at the
   definition (``/$defs/Name/...``) and are reported once.
 * Plain nesting deeper than ``max_nesting`` levels is cut the same way (no ``RecursionError``).
@@ -50,14 +50,13 @@ from toolkit._lowering._keywords import (
     TYPES,
     bad,
     count,
-    escape,
     integer_bound,
     json_type,
     number,
 )
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
 from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, SharedWalk
-from toolkit._refs import Refs, check_references
+from toolkit._schema import Refs, check_references, escape
 
 __all__ = ["Site", "Walker"]
 

@@ -28,9 +28,9 @@ from toolkit._lints import LintMemo
 from toolkit._lowering import Memo
 from toolkit._openapi._body import add_body
 from toolkit._openapi._credentials import DocumentCredentials, OperationCredentials
+from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._naming import MAX_ARG, argument_name
 from toolkit._openapi._normalise import normalise
-from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import Refusal
 from toolkit._openapi._select import Candidate
 from toolkit._openapi._swagger import body_from_v2, parameter_schema_v2

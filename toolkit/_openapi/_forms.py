@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, get_args
 
 from toolkit._contract import FormField, FormStyle
-from toolkit._openapi._refs import Resolver
+from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._refusal import Refusal
 
 __all__ = ["FORM_MEDIA", "form_fields"]

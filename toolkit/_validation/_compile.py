@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._refs import Refs, check_references, schema_types, silent_on_unlisted
+from toolkit._schema import Refs, check_references, schema_types, silent_on_unlisted
 from toolkit._validation._arrays import array_check, unevaluated_items_check
 from toolkit._validation._checks import (
     MAX_DEPTH,
