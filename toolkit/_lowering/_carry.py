@@ -30,6 +30,7 @@ from toolkit._schema import (
     Refs,
     check_references,
     escape,
+    unescape,
 )
 
 __all__ = ["IN_LIST", "IN_MAP", "ONE", "carry", "map_subschemas"]
@@ -107,4 +108,4 @@ def _copy(value: Any, path: str, losses: list[Loss], depth: int) -> Any:
 
 
 def _keyword(path: str) -> str:
-    return path.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return unescape(path.rsplit("/", 1)[-1])

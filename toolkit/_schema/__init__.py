@@ -70,6 +70,7 @@ from toolkit._schema._walk import (
     schemas_in,
     silent_on_unlisted,
     subschemas,
+    unescape,
 )
 
 __all__ = [
@@ -124,4 +125,5 @@ __all__ = [
     "silent_on_unlisted",
     "subschemas",
     "tokens",
+    "unescape",
 ]

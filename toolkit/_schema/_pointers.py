@@ -45,7 +45,7 @@ from typing import Any, Final, Literal, NamedTuple, TypeGuard
 from urllib.parse import unquote
 
 from toolkit._exceptions import SchemaError
-from toolkit._schema._walk import Edge, subschemas
+from toolkit._schema._walk import Edge, subschemas, unescape
 
 __all__ = [
     "BAD_REF",
@@ -128,7 +128,7 @@ def _parse(ref: str) -> _Parsed:
         return _Parsed("", (), BAD_REF, _NOT_POINTER)
     if _BAD_TILDE.search(fragment):
         return _Parsed("", (), BAD_REF, _BAD_TILDE_TEXT)
-    tokens = tuple(t.replace("~1", "/").replace("~0", "~") if "~" in t else t for t in fragment[1:].split("/"))
+    tokens = tuple(unescape(t) for t in fragment[1:].split("/"))
     return _Parsed(fragment, tokens)
 
 

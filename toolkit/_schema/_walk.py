@@ -13,7 +13,16 @@ from typing import Any, Final
 
 from toolkit._schema._keywords import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
 
-__all__ = ["Edge", "escape", "has_silent_objects", "reachable", "schemas_in", "silent_on_unlisted", "subschemas"]
+__all__ = [
+    "Edge",
+    "escape",
+    "has_silent_objects",
+    "reachable",
+    "schemas_in",
+    "silent_on_unlisted",
+    "subschemas",
+    "unescape",
+]
 
 Edge = tuple[Any, str]
 """A subschema and its JSON pointer."""
@@ -30,6 +39,12 @@ _HOLDERS: Final = {
 def escape(token: str) -> str:
     """One JSON pointer reference token (RFC 6901): ``~`` as ``~0``, then ``/`` as ``~1``."""
     return token.replace("~", "~0").replace("/", "~1") if "~" in token or "/" in token else token
+
+
+def unescape(token: str) -> str:
+    """The text of one JSON pointer reference token: ``~1`` as ``/``, then ``~0`` as ``~`` (the inverse of
+    :func:`escape`)."""
+    return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
 
 
 def subschemas(schema: Mapping[str, Any], at: str = "", skip: frozenset[str] = frozenset()) -> Iterator[Edge]:
