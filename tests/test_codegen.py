@@ -14,7 +14,7 @@ import pytest
 import toolkit as tk
 from toolkit import CodegenError, ToolContract
 from toolkit._codegen import generate, module_name
-from toolkit._credentials import env_name
+from toolkit._credential_record import env_name
 from toolkit._tool import Tool, Toolset, build_tool
 from toolkit.runtime.credentials import SecurityScheme
 from toolkit.runtime.trim import Trim

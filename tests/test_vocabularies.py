@@ -1,6 +1,6 @@
 """The package's closed vocabularies each live in one table, and the source never strays from them.
 
-Five vocabularies: ``FieldError.code`` and ``Notice.action`` (``toolkit._codes``), exception slugs
+Five vocabularies: ``FieldError.code`` and ``Notice.action`` (``toolkit._envelope_codes``), exception slugs
 (``toolkit._exceptions.ERROR_SLUGS``, which also names the classes raising each), the per-operation refusal
 slugs (``toolkit._openapi._refusal.SLUGS``) and the dialect refusal slugs
 (``toolkit._lowering._dialect.DIALECT_SLUGS``). An ast scan of the package finds every literal written where one
@@ -20,14 +20,14 @@ import pytest
 from vocabulary_scan import Finding, Scan, package_sources
 
 from toolkit import _exceptions
-from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS, FieldCode, NoticeAction
+from toolkit._envelope_codes import FIELD_CODES, NOTICE_ACTIONS, FieldCode, NoticeAction
 from toolkit._exceptions import ERROR_SLUGS, ErrorSlug
 from toolkit._lowering._dialect import DIALECT_SLUGS, DialectSlug
 from toolkit._openapi._refusal import SLUGS, RefusalSlug
 
 TABLES: Mapping[str, tuple[Mapping[str, object], str]] = {
-    "field code": (FIELD_CODES, "toolkit/_codes.py FIELD_CODES"),
-    "notice action": (NOTICE_ACTIONS, "toolkit/_codes.py NOTICE_ACTIONS"),
+    "field code": (FIELD_CODES, "toolkit/_envelope_codes.py FIELD_CODES"),
+    "notice action": (NOTICE_ACTIONS, "toolkit/_envelope_codes.py NOTICE_ACTIONS"),
     "exception slug": (ERROR_SLUGS, "toolkit/_exceptions.py ERROR_SLUGS"),
     "refusal slug": (SLUGS, "toolkit/_openapi/_refusal.py SLUGS"),
     "dialect refusal slug": (DIALECT_SLUGS, "toolkit/_lowering/_dialect.py DIALECT_SLUGS"),
@@ -116,7 +116,7 @@ def test_the_typed_parameters_are_the_ones_the_scan_follows(scan: Scan) -> None:
 
 # -- the scan itself: it sees every kind of site (so the tests above can fail) ----------------------------
 SAMPLE = """
-from toolkit._codes import FieldCode
+from toolkit._envelope_codes import FieldCode
 from toolkit._exceptions import SpecError
 
 class MineError(SpecError):

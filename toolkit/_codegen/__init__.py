@@ -24,8 +24,8 @@ from typing import Any
 from toolkit import __version__
 from toolkit._canonical import pretty
 from toolkit._codegen._files import GENERATED_MARK, load_trim, stale_files, write_package
-from toolkit._contract import FormField, SecurityScheme
-from toolkit._credentials import Credential
+from toolkit._contract import FormEncoding, SecurityScheme
+from toolkit._credential_record import Credential
 from toolkit._exceptions import CodegenError
 from toolkit._tool import Tool, Toolset
 from toolkit.runtime.trim import Trim
@@ -217,7 +217,7 @@ def _contract_json(tool: Tool, rules: Sequence[Mapping[str, Any]]) -> dict[str, 
     }
 
 
-def _form_json(form: Mapping[str, FormField] | None) -> dict[str, Any] | None:
+def _form_json(form: Mapping[str, FormEncoding] | None) -> dict[str, Any] | None:
     if form is None:
         return None
     return {name: {"style": f.style, "explode": f.explode, "json": f.json} for name, f in sorted(form.items())}

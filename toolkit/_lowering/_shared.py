@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolkit._canonical import json_key
+from toolkit._canonical import json_text_key
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._merge import Draft
@@ -117,7 +117,7 @@ class Memo:
 
 
 def _root_text(schema: Mapping[str, Any]) -> bytes | None:
-    return json_key({key: value for key, value in schema.items() if key != "$defs"})
+    return json_text_key({key: value for key, value in schema.items() if key != "$defs"})
 
 
 @dataclass(slots=True)
@@ -170,12 +170,12 @@ class SharedWalk:
             first = memo.first.get(rest, _NONE)
             alone = first is _NONE
             if first is not None and first is not _NONE:  # a second one here: the first's text is due
-                earlier = json_key(first[0])
+                earlier = json_text_key(first[0])
                 if earlier is not None:
                     memo.by_content[(earlier, *rest)] = first[1]
             if not alone:
                 memo.first[rest] = None
-                text = json_key(schema)
+                text = json_text_key(schema)
                 content = None if text is None else (text, *rest)
                 entry = memo.by_content.get(content) if content is not None else None
                 if entry is not None and self._reusable(entry):

@@ -3,7 +3,7 @@
 Path parameters (always required), then query and header parameters (their own ``required``), then the body:
 its properties hoisted to the top level when the body is a plain object whose properties collide with no
 parameter, otherwise the whole body under ``body``. Credentials never reach the model: parameters and top-level
-body fields that carry a secret (:mod:`toolkit._openapi._credentials` decides) are recorded on the contract for
+body fields that carry a secret (:mod:`toolkit._openapi._credential_rule` decides) are recorded on the contract for
 the runtime to fill, and so is an idempotency key; other cookie parameters are left out with a loss, and
 ``Accept`` and ``Content-Type`` headers are ignored as OpenAPI says. Bodies are JSON or
 ``application/x-www-form-urlencoded`` forms (their ``encoding`` read by :mod:`toolkit._openapi._forms`):
@@ -21,13 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit._canonical import json_key
-from toolkit._contract import FormField, Loss, SecurityScheme
-from toolkit._credentials import Credential
+from toolkit._canonical import json_text_key
+from toolkit._contract import FormEncoding, Loss, SecurityScheme
+from toolkit._credential_record import Credential
 from toolkit._lints import LintMemo
 from toolkit._lowering import Memo
 from toolkit._openapi._body import add_body
-from toolkit._openapi._credentials import DocumentCredentials, OperationCredentials
+from toolkit._openapi._credential_rule import DocumentCredentials, OperationCredentials
 from toolkit._openapi._naming import MAX_ARG, argument_name
 from toolkit._openapi._normalise import normalise
 from toolkit._openapi._refs import Resolver
@@ -74,7 +74,7 @@ class Flat:
     losses: tuple[Loss, ...]
     credentials: tuple[Credential, ...] = ()
     idempotency_key: str | None = None
-    form: dict[str, FormField] | None = None
+    form: dict[str, FormEncoding] | None = None
 
 
 @dataclass(slots=True)
@@ -88,7 +88,7 @@ class Builder:
     binding: dict[str, str] = field(default_factory=dict)
     losses: list[Loss] = field(default_factory=list)
     roots: set[str] = field(default_factory=set)
-    form: dict[str, FormField] | None = None
+    form: dict[str, FormEncoding] | None = None
 
     def add(self, original: str, location: str, schema: Any, *, required: bool, name: str | None = None) -> None:
         name = name or argument_name(original)
@@ -199,7 +199,7 @@ class _Prepared:
 def _prepared(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
     entry = ctx.prepared.get(id(parameter))
     if entry is None:  # not this object: perhaps the same JSON, written out again for another path
-        text = json_key(parameter)
+        text = json_text_key(parameter)
         entry = ctx.prepared_text.get(text) if text is not None else None
         if entry is None:
             try:
