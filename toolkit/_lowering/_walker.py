@@ -56,7 +56,7 @@ from toolkit._lowering._keywords import (
     number,
 )
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
-from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, SharedWalk
+from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, finish_parameter, walk_parameter
 from toolkit._refs import Refs, check_references
 
 __all__ = ["Site", "Walker"]
@@ -81,8 +81,14 @@ class Site(NamedTuple):
     out: Draft
 
 
-class Walker(SharedWalk):
-    """Walks one schema into a draft tree; a dialect subclass finishes it (single use, hidden by ``lower``)."""
+class Walker:
+    """Walks one schema into a draft tree; a dialect subclass finishes each node (:meth:`finish_node`, the hook
+    it overrides besides :meth:`keep_format` and keyword methods). Single use, hidden by ``lower``.
+
+    ``origins``, when given, makes the walk a declaration budget's probe (:mod:`toolkit._lowering._budget`): it
+    notes in it the ``args_schema`` pointer each finished node was lowered from, and reads no references the
+    walk does not inline (the full lowering the probe reduces has read every one already, and re-reading a
+    cut definition's closure is most of the cost of a shallow lowering)."""
 
     dispatch: ClassVar[dict[str, KeywordMethod]] = {}
 
@@ -91,7 +97,14 @@ class Walker(SharedWalk):
         cls.dispatch = _build_dispatch(cls)
 
     def __init__(
-        self, root: Mapping[str, Any], *, max_depth: int, max_nesting: int, max_nodes: int, memo: Memo | None = None
+        self,
+        root: Mapping[str, Any],
+        *,
+        max_depth: int,
+        max_nesting: int,
+        max_nodes: int,
+        memo: Memo | None = None,
+        origins: dict[int, str] | None = None,
     ) -> None:
         if not isinstance(root, Mapping):
             raise SchemaError(f"a schema must be a JSON object, got {type(root).__name__}", slug="bad_schema")
@@ -113,15 +126,27 @@ class Walker(SharedWalk):
         self.memo = memo if memo is not None and root.keys() <= SHAREABLE_ROOT else None
         self.located: dict[Any, Any] | None = None
         """While a shared parameter is walked: the references it read, with their targets."""
+        self.origins = origins
 
     # -- hooks for dialects ------------------------------------------------------------------------------
     def keep_format(self, value: str) -> bool:
         return True
 
-    def finish(self, draft: Draft) -> dict[str, Any]:
+    def finish_node(self, draft: Draft) -> dict[str, Any]:
+        """Turn one draft node into the dialect's form (its children through :meth:`finish`)."""
         raise NotImplementedError
 
     # -- driving ---------------------------------------------------------------------------------------
+    def finish(self, draft: Draft) -> dict[str, Any]:
+        """Finish a draft: a shared parameter's through the memo (once per document), any other by the hook."""
+        origins = self.origins
+        if origins is None:
+            return finish_parameter(self, draft) if "$shared" in draft else self.finish_node(draft)
+        path = draft.get("$path", "")
+        out = finish_parameter(self, draft) if "$shared" in draft else self.finish_node(draft)
+        origins[id(out)] = path  # every node of the result is finished last as itself
+        return out
+
     def run(self) -> tuple[dict[str, Any], tuple[Loss, ...]]:
         schema = self.finish(self.node(self.root, "", 0))
         return schema, tuple(self.losses.values())
@@ -283,7 +308,7 @@ class Walker(SharedWalk):
                 if self.in_parameter:
                     draft = self.node(sub, where, site.nesting + 1)
                 elif self.memo is not None and site.schema is self.root:
-                    draft = self.shared_parameter(sub, where)
+                    draft = walk_parameter(self, sub, where)
                 else:
                     draft = self.parameter(sub, where, site.nesting + 1)
             finally:
@@ -408,7 +433,9 @@ class Walker(SharedWalk):
 
     def check(self, schema: Any, path: str) -> None:
         """Read the references of a subschema that lowering does not walk, and refuse left recursion there
-        (the validator enforces it, so it must be readable); each node once per lowering."""
+        (the validator enforces it, so it must be readable); each node once per lowering, none in a probe."""
+        if self.origins is not None:
+            return
         check_references(schema, self.document, self.checked, f"#{path}")
 
     def parameter(self, schema: Any, path: str, nesting: int) -> Draft:

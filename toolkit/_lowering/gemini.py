@@ -134,10 +134,9 @@ class GeminiWalker(Walker):
             return
         super().kw_default(key, value, site)
 
-    def finish(self, draft: Draft) -> dict[str, Any]:
-        """Turn a draft into a node of the subset (recursively), reporting what has to change."""
-        if "$shared" in draft:
-            return self.finish_shared(draft)
+    def finish_node(self, draft: Draft) -> dict[str, Any]:
+        """Turn a draft into a node of the subset (its children through :meth:`finish`), reporting what has to
+        change."""
         self.spend()
         path: str = draft.pop("$path", "")
         const = draft.pop("$const", False)

@@ -232,9 +232,7 @@ def _tool(
         form=flat.form,
     )
     policy = candidate.options.policy
-    return build_tool(
-        contract, policy=policy, enforced=ctx.enforced, budget=budget, memo=ctx.lowering, lint_memo=ctx.lints
-    )
+    return build_tool(contract, policy=policy, budget=budget, document=ctx.build)
 
 
 def _schemes(root: Mapping[str, Any], operation: Mapping[str, Any], ctx: SpecContext) -> tuple[SecurityScheme, ...]:

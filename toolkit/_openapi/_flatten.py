@@ -24,8 +24,6 @@ from typing import Any
 from toolkit._canonical import json_text_key
 from toolkit._contract import FormEncoding, Loss, SecurityScheme
 from toolkit._credential_record import Credential
-from toolkit._lints import LintMemo
-from toolkit._lowering import Memo
 from toolkit._openapi._body import add_body
 from toolkit._openapi._credential_rule import DocumentCredentials, OperationCredentials
 from toolkit._openapi._naming import MAX_ARG, argument_name
@@ -34,6 +32,7 @@ from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import Refusal
 from toolkit._openapi._select import Candidate
 from toolkit._openapi._swagger import body_from_v2, parameter_schema_v2
+from toolkit._tool import DocumentBuild
 
 __all__ = ["Builder", "Flat", "SpecContext", "flatten"]
 
@@ -54,12 +53,8 @@ class SpecContext:
     """Parameters made ready, by object identity (the document outlives the build, so ids are stable)."""
     prepared_text: dict[bytes, Any] = field(default_factory=dict)
     """The same, by the parameter object's JSON text (specs repeat one parameter inline on many paths)."""
-    enforced: set[int] = field(default_factory=set)
-    """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
-    lowering: Memo = field(default_factory=Memo)
-    """Top-level parameters already lowered (most are shared by many operations)."""
-    lints: LintMemo = field(default_factory=LintMemo)
-    """Top-level parameters already linted, and lowered nodes already measured."""
+    build: DocumentBuild = field(default_factory=DocumentBuild)
+    """What building the document's tools shares (lowered, checked and linted parameters)."""
     servers: dict[int, tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
     """The base URLs of each ``servers`` list the operations use, by its identity (:func:`._security.servers_of`)."""
     schemes: dict[int, tuple[Any, tuple[SecurityScheme, ...]]] = field(default_factory=dict)
