@@ -55,7 +55,7 @@ from toolkit._lowering._keywords import (
     json_type,
     number,
 )
-from toolkit._lowering._merge import Draft, copy_draft, merge_into
+from toolkit._lowering._merge import Draft, copy_draft, merge_into, only_null, union_into
 from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, finish_parameter, walk_parameter
 from toolkit._refs import Refs, check_references
 
@@ -83,12 +83,8 @@ class Site(NamedTuple):
 
 class Walker:
     """Walks one schema into a draft tree; a dialect subclass finishes each node (:meth:`finish_node`, the hook
-    it overrides besides :meth:`keep_format` and keyword methods). Single use, hidden by ``lower``.
-
-    ``origins``, when given, makes the walk a declaration budget's probe (:mod:`toolkit._lowering._budget`): it
-    notes in it the ``args_schema`` pointer each finished node was lowered from, and reads no references the
-    walk does not inline (the full lowering the probe reduces has read every one already, and re-reading a
-    cut definition's closure is most of the cost of a shallow lowering)."""
+    it overrides besides :meth:`keep_format` and keyword methods). Single use, hidden by ``lower``. Given
+    ``origins``, the walk is a declaration budget's probe (see :func:`toolkit._lowering._budget._probe`)."""
 
     dispatch: ClassVar[dict[str, KeywordMethod]] = {}
 
@@ -406,7 +402,7 @@ class Walker:
 
     def kw_one_of(self, key: str, value: Any, site: Site) -> None:
         branches = self.branches(key, value, site)
-        if sum(1 for draft in branches if not _only_null(draft)) > 1:
+        if sum(1 for draft in branches if not only_null(draft)) > 1:
             self.lose(site.path, key, value, REASONS["oneOf"])
         self.union(branches, site)
 
@@ -465,39 +461,13 @@ class Walker:
         return [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
 
     def union(self, branches: list[Draft], site: Site) -> None:
-        """Attach ``anyOf`` branches: null branches become ``nullable``, a single branch merges in."""
-        out, path = site.out, site.path
-        rest = [draft for draft in branches if not _only_null(draft)]
-        nullable = len(rest) < len(branches)
-        if nullable and rest:
-            for draft in branches:
-                for keyword in ("description", "default"):
-                    if keyword in draft and _only_null(draft):
-                        reason = f"folded into nullable: the null branch's {keyword} is not sent"
-                        self.lose(draft["$path"], keyword, draft[keyword], reason)
-        if len(rest) == 1:
-            if nullable:
-                rest[0]["nullable"] = True
-            adopt(site, "anyOf" if "anyOf" in site.schema else "oneOf", rest[0])
-            merge_into(out, rest[0], path, self.lose)
-        elif not rest:
-            for draft in branches:
-                merge_into(out, draft, path, self.lose)
-        else:
-            if nullable:
-                for draft in rest:
-                    draft["nullable"] = True
-            merge_into(out, {"$path": path, "anyOf": rest}, path, self.lose)
+        """Attach ``anyOf`` branches (see :func:`~toolkit._lowering._merge.union_into`); a single one is adopted."""
+        key = "anyOf" if "anyOf" in site.schema else "oneOf"
+        union_into(site.out, branches, site.path, self.lose, lambda draft: adopt(site, key, draft))
 
 
-_NULL_KEYS = frozenset({"$path", "type", "description", "default", "nullable"})
 _VALIDATED_ONE = frozenset({"not", "if", "then", "else", "additionalProperties", "contains"})
 """Dropped keywords whose subschema the validator still enforces (so its references must be readable)."""
-
-
-def _only_null(draft: Draft) -> bool:
-    """A branch that accepts exactly ``null`` (and says nothing else that would be lost by folding it)."""
-    return draft.get("type") == "NULL" and draft.keys() <= _NULL_KEYS
 
 
 def adopt(site: Site, key: str, draft: Draft) -> None:
