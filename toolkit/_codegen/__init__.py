@@ -241,7 +241,7 @@ def _stems(tools: tuple[Tool, ...]) -> dict[str, Tool]:
         if tool.method is None or tool.path is None:
             raise CodegenError(
                 f"tool {tool.name!r} is not an HTTP operation; generate modules from an OpenAPI toolset",
-                slug="not_http_tool",
+                slug="not_an_operation",
             )
         stem = module_name(tool.name)
         if stem in by_stem or _class_name(stem) in {_class_name(s) for s in by_stem}:

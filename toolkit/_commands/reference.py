@@ -65,10 +65,7 @@ def _meanings(table: Mapping[str, str]) -> list[tuple[str, str]]:
 
 def reference_markdown() -> str:
     """The whole ``## Reference`` section, ending in one newline."""
-    slugs = [
-        (f"`{slug}`", ", ".join(c.__name__ for c in entry.raised_by), entry.meaning)
-        for slug, entry in sorted(ERROR_SLUGS.items())
-    ]
+    slugs = [(f"`{slug}`", entry.raised_by.__name__, entry.meaning) for slug, entry in sorted(ERROR_SLUGS.items())]
     parts = [
         HEADING,
         _INTRO,
