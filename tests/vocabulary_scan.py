@@ -53,7 +53,7 @@ class Finding:
 
 
 def _alias_of(annotation: ast.expr | None) -> str | None:
-    """The vocabulary an annotation names (``FieldCode``, ``ErrorSlug | None``), if any."""
+    """The vocabulary an annotation names (``FieldCode``, ``RefusalSlug | None``), if any."""
     if annotation is None:
         return None
     names = {n.id for n in ast.walk(annotation) if isinstance(n, ast.Name)}
