@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolkit._credentials import Credential
+from toolkit._credential_record import Credential
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import LINT_RENDERER, LOSS_RENDERER
 from toolkit._regex import lazy
@@ -22,7 +22,7 @@ __all__ = [
     "PARAMETER_NAME",
     "TOOL_NAME",
     "Effect",
-    "FormField",
+    "FormEncoding",
     "FormStyle",
     "FrameworkSource",
     "Injected",
@@ -167,7 +167,8 @@ class SecurityScheme:
     """Where one credential goes: ``kind`` api_key (``location`` header/query/cookie, ``name``) or bearer/basic.
 
     ``key`` is the scheme's name in the spec; the runtime configuration maps it to the secret's source, and
-    without one the environment variable ``env`` is read (``""``: none; see :func:`toolkit._credentials.env_name`).
+    without one the environment variable ``env`` is read (``""``: none; see
+    :func:`toolkit._credential_record.env_name`).
     """
 
     key: str
@@ -178,7 +179,7 @@ class SecurityScheme:
 
 
 @dataclass(frozen=True, slots=True)
-class FormField:
+class FormEncoding:
     """How one field of an ``application/x-www-form-urlencoded`` body is encoded (the spec's ``encoding``).
 
     ``style`` and ``explode`` as OpenAPI defines them for forms (default ``form``, exploded); ``deepObject``
@@ -208,10 +209,10 @@ class ToolContract:
     as domain checks, and generated modules store them).
 
     What the runtime fills and the model never sees: ``credentials`` (parameters the spec declares that carry
-    a secret, see :class:`~toolkit._credentials.Credential`) and ``idempotency_key`` (where the operation takes
+    a secret, see :class:`~toolkit._credential_record.Credential`) and ``idempotency_key`` (where the operation takes
     an idempotency key, as a binding value such as ``"header.Idempotency-Key"``: the runtime sends the
     ledger's dedupe key there). ``form`` is ``None`` for a JSON body; for an ``application/x-www-form-urlencoded``
-    body it maps body field names to their :class:`FormField` encoding (a field not listed uses the default).
+    body it maps body field names to their :class:`FormEncoding` encoding (a field not listed uses the default).
     """
 
     name: str
@@ -232,7 +233,7 @@ class ToolContract:
     framework: FrameworkSource | None = None
     credentials: tuple[Credential, ...] = ()
     idempotency_key: str | None = None
-    form: Mapping[str, FormField] | None = None
+    form: Mapping[str, FormEncoding] | None = None
 
 
 def parse_binding(value: str) -> tuple[BindingLocation, str | None]:

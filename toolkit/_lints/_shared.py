@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit._canonical import json_key
+from toolkit._canonical import json_text_key
 from toolkit._contract import Lint
 from toolkit._exceptions import SchemaError
 from toolkit._lints._subject import Field, walk
@@ -75,7 +75,7 @@ class LintMemo:
         found = self.groups.get(key)
         if found is not None and found.source is schema and _same(refs, found):
             return found
-        text = json_key(schema)  # not this object: perhaps the same JSON, built afresh for another operation
+        text = json_text_key(schema)  # not this object: perhaps the same JSON, built afresh for another operation
         found = self.by_content.get((text, name)) if text is not None else None
         if found is None or not _same(refs, found):
             found = _walk_group(refs, name, schema)

@@ -17,7 +17,7 @@ from typing import Any
 
 from toolkit._contract import Policy
 from toolkit._exceptions import SpecError
-from toolkit._openapi._credentials import CredentialOptions, credential_options
+from toolkit._openapi._credential_rule import CredentialOptions, credential_options
 from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._load import HTTP_METHODS
 from toolkit._openapi._parse import parse_text

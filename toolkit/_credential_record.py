@@ -8,7 +8,7 @@ configuration does not name it, the environment variable ``env`` (by default ``<
 :func:`env_name`). A credential that implements a security scheme the operation uses (``scheme``) is filled
 by that scheme, where the scheme says; the others are filled where the spec declared them.
 
-The rule that finds them lives in :mod:`toolkit._openapi._credentials`; filling them in
+The rule that finds them lives in :mod:`toolkit._openapi._credential_rule`; filling them in
 :mod:`toolkit.runtime.credentials`. This module is data only, shared by the contract, the renderers, code
 generation and the runtime.
 """
