@@ -136,13 +136,8 @@ ALLOWED: Mapping[tuple[str, str], str] = {
     ("_lowering/_keywords.py", "LATE"): "the order the Gemini walker reads a node's keywords in (own words first)",
     ("_lowering/_merge.py", "_MERGERS"): "how two Gemini drafts merge, keyword by keyword",
     ("_lowering/_strict.py", "_INFERRED"): "OpenAI strict mode's type inference from its kept keywords",
-    ("_lowering/_strict.py", "_LISTS"): _DIALECT + " (could read SCHEMA_LIST, which it equals)",
-    ("_lowering/_strict.py", "_MAPS"): _DIALECT + " (properties and DEFINITIONS; close() reads patternProperties)",
     ("_lowering/_walker.py", "_VALIDATED_ONE"): "dropped keywords whose subschema the walker reads for references",
     ("_diff/_rules.py", "_HANDLED"): "the Gemini declaration keywords a diff rule reads",
-    # a root that several tools may share: the same question in lowering and in lints
-    ("_lowering/_shared.py", "SHAREABLE_ROOT"): "the keywords of a root schema that can be shared between tools",
-    ("_lints/_shared.py", "SHAREABLE_ROOT"): "the keywords of a root schema that can be shared between tools",
     ("_lints/_rules.py", "_SHAPE_KEYS"): "keywords that give a node a shape (a lint on untyped nodes)",
     ("_openapi/_body.py", "_OBJECT_KEYS"): "keywords that make an OpenAPI body an object to flatten",
     ("_validation/_compile.py", "_MAY_DECLARE"): _VALIDATOR,

@@ -25,9 +25,9 @@ from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
 from toolkit._lints._promises import Finding
-from toolkit._lints._shared import SHAREABLE_ROOT, Group, LintMemo
+from toolkit._lints._shared import Group, LintMemo
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
-from toolkit._schema import Refs
+from toolkit._schema import SHAREABLE_ROOT, Refs
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool

@@ -20,10 +20,7 @@ from toolkit._lints._subject import Field, walk
 from toolkit._lints._words import read
 from toolkit._schema import Refs, defs_name, follow
 
-__all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs"]
-
-SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
-"""Root keywords that leave the root its own only container: its fields are its properties' fields, in order."""
+__all__ = ["Group", "LintMemo", "RecordingRefs"]
 
 
 class RecordingRefs(Refs):

@@ -39,9 +39,8 @@ if TYPE_CHECKING:
     from toolkit._lowering._dialect import Lowered
     from toolkit._lowering._walker import Walker
 
-__all__ = ["SHAREABLE_ROOT", "Memo", "Root", "finish_parameter", "walk_parameter"]
+__all__ = ["Memo", "Root", "finish_parameter", "walk_parameter"]
 
-SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
 LossKey = tuple[str, str, str]
 """A loss's path, keyword and reason: one loss is kept per key (the first)."""
 Located = tuple[tuple[str, str | None, Any], ...]

@@ -55,8 +55,8 @@ from toolkit._lowering._keywords import (
     number,
 )
 from toolkit._lowering._merge import Draft, copy_draft, merge_into, only_null, union_into
-from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, finish_parameter, walk_parameter
-from toolkit._schema import Refs, check_references, escape
+from toolkit._lowering._shared import Memo, finish_parameter, walk_parameter
+from toolkit._schema import SHAREABLE_ROOT, Refs, check_references, escape
 
 __all__ = ["Site", "Walker"]
 

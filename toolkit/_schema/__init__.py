@@ -43,6 +43,7 @@ from toolkit._schema._keywords import (
     SCHEMA_LIST,
     SCHEMA_MAP,
     SCHEMA_ONE,
+    SHAREABLE_ROOT,
     VALIDATOR_KEYWORDS,
     VOCABULARY,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "SCHEMA_LIST",
     "SCHEMA_MAP",
     "SCHEMA_ONE",
+    "SHAREABLE_ROOT",
     "UNRESOLVED_REF",
     "VALIDATOR_KEYWORDS",
     "VOCABULARY",

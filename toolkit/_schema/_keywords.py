@@ -133,6 +133,12 @@ FOR_NUMBERS: Final = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclu
 VALIDATOR_KEYWORDS: Final = FOR_ANY | FOR_OBJECTS | FOR_ARRAYS | FOR_STRINGS | FOR_NUMBERS
 """Every keyword the validator reads (besides the annotations ``description``, ``default`` and ``readOnly``)."""
 
+SHAREABLE_ROOT: Final = frozenset(
+    {"type", "properties", "required", "additionalProperties", "$defs", "description", "title"}
+)
+"""The keywords a root schema may hold and still be shared between tools (its lowering and its lints): the root
+is then its own only container, and its fields are its properties' fields, in order."""
+
 # -- everything else toolkit knows by name ----------------------------------------------------------------
 CORE: Final = frozenset({"$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary", "$comment"})
 """2020-12's core keywords besides the references and ``$defs``: identifiers, anchors and comments."""
