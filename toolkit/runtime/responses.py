@@ -68,7 +68,7 @@ def _decode(response: httpx.Response) -> Any:
 def _whole(value: Any) -> Any:
     """``value`` with every lone surrogate (in a string or a key) read as U+FFFD."""
     if isinstance(value, str):
-        return value.encode("utf-8", "replace").decode("utf-8") if LONE_SURROGATE.search(value) else value
+        return LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
         return [_whole(item) for item in value]
     if isinstance(value, dict):
