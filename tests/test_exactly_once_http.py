@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from runtime_workers.bank_upstream import SPEC, Bank, effects, make_server
+from runtime_workers.bank_upstream import SPEC, Bank, Upstream, make_server
 
 import toolkit as tk
 from toolkit import ToolContext
@@ -22,15 +21,6 @@ from toolkit.runtime.http import HttpConfig, HttpTool
 
 SESSION = ToolContext(session_id="s-1")
 MOVE = {"account": "acct_A", "amount": 100}
-
-
-@dataclass
-class Upstream:
-    url: str
-    log: Path
-
-    def effects(self) -> list[dict[str, Any]]:
-        return effects(self.log)
 
 
 @pytest.fixture

@@ -17,27 +17,17 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from runtime_workers.bank_upstream import SPEC, effects
+from runtime_workers.bank_upstream import SPEC, Upstream
 
 import toolkit as tk
 
 WORKERS = Path(__file__).parent / "runtime_workers"
 MOVE = {"account": "acct_A", "amount": 100}
-
-
-@dataclass
-class Upstream:
-    url: str
-    log: Path
-
-    def effects(self) -> list[dict[str, Any]]:
-        return effects(self.log)
 
 
 @pytest.fixture
@@ -288,8 +278,3 @@ def test_serve_over_http_a_write_that_got_a_504_applies_once(
     assert (payout["retryable"], refused["retryable"]) == (False, False)
     assert replayed["replay"]["original_at"]
     assert [e["kind"] for e in upstream.effects()] == ["transfers", "payouts"]
-
-
-def test_the_process_tests_count_the_upstream_log_not_the_ledger() -> None:
-    assert "idempotency" not in (WORKERS / "bank_upstream.py").read_text()
-    assert os.path.exists(SPEC)

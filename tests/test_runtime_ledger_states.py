@@ -97,12 +97,13 @@ def test_a_token_sentinel_from_an_earlier_release_becomes_the_unknown_state(tmp_
 def test_meeting_a_record_gives_a_tagged_outcome(tmp_path: Path, row: str | None, kind: str) -> None:
     ledger = Ledger(tmp_path / "ledger.sqlite3")
     at, key = ledger.instant(), "k" * 64
+    entry = store.Entry(key, "s-1", "send_invoice", args_hash="a")
     with ledger.transaction() as conn:
         if row in ("completed", "expired", "other-arguments"):
             ttl = 0.0 if row == "expired" else 60.0
-            store.record_completed(conn, key, "s-1", "send_invoice", {"n": 1}, at, ttl=ttl, args_hash="a")
+            store.record_completed(conn, entry, {"n": 1}, at, ttl=ttl)
         elif row is not None:
-            token = store.claim(conn, key, "s-1", "send_invoice", at, ttl=60, lease=60, args_hash="a")
+            token = store.claim(conn, entry, at, ttl=60, lease=60)
     with claims.Heartbeat(ledger, key, token if row == "pending" else "", 60), ledger.transaction() as conn:
         if row is not None and row.startswith("unknown"):
             record = store.load(conn, key)

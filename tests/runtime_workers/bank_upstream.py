@@ -22,6 +22,7 @@ import json
 import socket
 import threading
 import time
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -97,11 +98,18 @@ def make_server(bank: Bank, port: int = 0) -> ThreadingHTTPServer:
     return server
 
 
-def effects(log: Path) -> list[dict[str, Any]]:
-    """The effects the upstream applied, from its own log."""
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+@dataclass(frozen=True)
+class Upstream:
+    """A running upstream as a test sees it: where it listens and the log it writes."""
+
+    url: str
+    log: Path
+
+    def effects(self) -> list[dict[str, Any]]:
+        """The effects the upstream applied, from its own log."""
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text(encoding="utf-8").splitlines() if line]
 
 
 def main() -> None:

@@ -196,9 +196,8 @@ def finish(conn: sqlite3.Connection, note: Note, session_id: str, at: Instant, t
     if note.outcome != "applied":
         return "recorded"  # nothing happened, or nobody knows: the new holder's reconcile decides
     if record is None:
-        store.record_completed(
-            conn, note.key, session_id, note.tool, note.receipt, at, ttl=ttl, args_hash=None, token=note.token
-        )
+        entry = store.Entry(note.key, session_id, note.tool)
+        store.record_completed(conn, entry, note.receipt, at, ttl=ttl, token=note.token)
         return "late"
     store.record_late(conn, note.key, note.token, session_id, note.tool, note.receipt, at)
     return "late"

@@ -250,9 +250,8 @@ class Idempotent:
                     if not result.ok:
                         raise _Rollback(result)
                     with self.ledger.guarded():
-                        store.record_completed(
-                            conn, key, context.session_id, self.name, result.data, at, ttl=self.ttl, args_hash=digest
-                        )
+                        entry = store.Entry(key, context.session_id, self.name, digest)
+                        store.record_completed(conn, entry, result.data, at, ttl=self.ttl)
         except _Rollback as rollback:
             return rollback.result
         self._drop(notes)  # only once what they said is committed
@@ -304,8 +303,8 @@ class Idempotent:
         )
 
     def _new_claim(self, conn: sqlite3.Connection, key: str, digest: str, context: ToolContext, at: Instant) -> str:
-        session, ttl, lease = context.session_id, self.ttl, self.lease
-        return store.claim(conn, key, session, self.name, at, ttl=ttl, lease=lease, args_hash=digest)
+        entry = store.Entry(key, context.session_id, self.name, digest)
+        return store.claim(conn, entry, at, ttl=self.ttl, lease=self.lease)
 
     def _finish(self, key: str, token: str, context: ToolContext, result: ToolResult | None) -> ToolResult:
         """Record the outcome under this call's token; ``result`` is ``None`` when the tool raised."""

@@ -77,9 +77,8 @@ def _absorb_late(ledger: Ledger, tool_name: str) -> tuple[str, ...]:
         at = ledger.instant()
         with ledger.transaction() as conn, ledger.guarded():
             if store.load(conn, late.key) is None:
-                store.record_completed(
-                    conn, late.key, late.session_id, late.tool, late.receipt, at, ttl=DEFAULT_TTL, args_hash=None
-                )
+                entry = store.Entry(late.key, late.session_id, late.tool)
+                store.record_completed(conn, entry, late.receipt, at, ttl=DEFAULT_TTL)
             store.drop_late(conn, late.key, late.token)
         keys.append(late.key)
     return tuple(keys)

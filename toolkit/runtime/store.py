@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toolkit._exceptions import LedgerError
@@ -53,6 +53,7 @@ from toolkit.runtime.records import (
 
 __all__ = [
     "LEGACY_ORPHANED",
+    "Entry",
     "check_own",
     "claim",
     "complete",
@@ -201,46 +202,34 @@ def late(conn: sqlite3.Connection, tool: str | None) -> list[LateCompletion]:
 
 
 # -- moving a record -----------------------------------------------------------------------------------
-def claim(
-    conn: sqlite3.Connection,
-    key: str,
-    session_id: str,
-    tool: str,
-    at: Instant,
-    *,
-    ttl: float,
-    lease: float,
-    args_hash: str | None,
-) -> str:
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Whom a new row is for: the dedupe key, the caller's session, the tool, the hash of the arguments."""
+
+    key: str
+    session_id: str
+    tool: str
+    args_hash: str | None = None
+
+
+def claim(conn: sqlite3.Connection, entry: Entry, at: Instant, *, ttl: float, lease: float) -> str:
     """(no row) → ``pending``, held by this process; returns the claim's token."""
-    return _insert(conn, key, session_id, tool, at, ttl=ttl, lease=lease, args_hash=args_hash)
+    return _insert(conn, entry, at, ttl, lease=lease)
 
 
 def record_completed(
-    conn: sqlite3.Connection,
-    key: str,
-    session_id: str,
-    tool: str,
-    receipt: Any,
-    at: Instant,
-    *,
-    ttl: float,
-    args_hash: str | None,
-    token: str | None = None,
+    conn: sqlite3.Connection, entry: Entry, receipt: Any, at: Instant, *, ttl: float, token: str | None = None
 ) -> str:
     """(no row) → ``completed`` at once: an effect committed with this row, or a late receipt recorded."""
-    return _insert(conn, key, session_id, tool, at, ttl=ttl, receipt=receipt, args_hash=args_hash, token=token)
+    return _insert(conn, entry, at, ttl, receipt=receipt, token=token)
 
 
 def _insert(
     conn: sqlite3.Connection,
-    key: str,
-    session_id: str,
-    tool: str,
+    entry: Entry,
     at: Instant,
-    *,
     ttl: float,
-    args_hash: str | None,
+    *,
     lease: float | None = None,
     receipt: Any = None,
     token: str | None = None,
@@ -252,9 +241,9 @@ def _insert(
         " expires_at, holder, lease, timeline, created_mono, heartbeat_at, heartbeat_mono, args_hash)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            key,
-            session_id,
-            tool,
+            entry.key,
+            entry.session_id,
+            entry.tool,
             "pending" if pending else "completed",
             token,
             None if pending else encode_receipt(receipt),
@@ -267,7 +256,7 @@ def _insert(
             at.mono,
             at.wall,
             at.mono,
-            args_hash,
+            entry.args_hash,
         ),
     )
     return token
