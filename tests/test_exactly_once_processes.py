@@ -233,7 +233,7 @@ async def _yes(context: Any, params: Any) -> Any:
 
 
 @pytest.mark.timeout(180)
-def test_serve_over_http_a_confirmation_is_single_use_and_bound_to_its_session(
+def test_serve_over_http_a_confirmation_is_single_use_and_bound_to_its_call(
     upstream_factory: Callable[..., Upstream], tmp_path: Path
 ) -> None:
     """Without a ledger, so that nothing but the confirmation's binding stands between a replay and a refund."""
@@ -248,7 +248,7 @@ def test_serve_over_http_a_confirmation_is_single_use_and_bound_to_its_session(
             replay = {"input_responses": yes, "request_state": asked.request_state, "allow_input_required": True}
             return [
                 await one.session.call_tool("bank_refund", refund, **replay),
-                await two.session.call_tool("bank_refund", refund, **replay),  # another session
+                await two.session.call_tool("bank_refund", refund, **replay),  # another client
                 await one.session.call_tool("bank_refund", refund, **replay),  # the same answer again
                 await one.session.call_tool("bank_refund", {**refund, "amount": 9_999}, **replay),
             ]
@@ -278,3 +278,15 @@ def test_serve_over_http_a_write_that_got_a_504_applies_once(
     assert (payout["retryable"], refused["retryable"]) == (False, False)
     assert replayed["replay"]["original_at"]
     assert [e["kind"] for e in upstream.effects()] == ["transfers", "payouts"]
+
+
+@pytest.mark.parametrize("argv", [["--scope", "desk", "--no-ledger"], ["--scope", " "]], ids=["no-ledger", "blank"])
+def test_a_scope_without_a_ledger_or_a_name_is_a_usage_mistake(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolkit.cli import main
+
+    assert main(["serve", str(SPEC), *argv]) == 2
+    err = capsys.readouterr().err
+    assert "[usage]" in err
+    assert "--scope" in err

@@ -25,10 +25,10 @@ Confirmation. A tool that needs it answers ``needs_confirmation`` (the HTTP requ
 ``requestState`` it was given), before that by an ``elicitation/create`` request during the call. A "yes"
 runs the call confirmed; a "no" is a ``rejected`` envelope (nothing was sent). A client without elicitation gets
 the ``needs_confirmation`` envelope itself, and the write does not run. A ``requestState`` is signed by this
-server process and binds the answer to the session that was asked (streamable HTTP's ``mcp-session-id``, else
-the server's own session) and to the tool and its exact arguments; it is good for one answer only, within
-:data:`CONFIRM_TTL` seconds: replayed, from another session, for other arguments or too late, it is no answer
-and the user is asked again.
+server process and binds the answer to whoever was asked (the transport's ``mcp-session-id``, else the
+authenticated principal, else this server: an unauthenticated stateless client has no identity to bind to) and
+to the tool and its exact arguments; it is good for one answer only, within :data:`CONFIRM_TTL` seconds:
+replayed, from someone else, for other arguments or too late, it is no answer and the user is asked again.
 
 Over HTTP the server listens on loopback only (see :func:`~toolkit.runtime.serving.check_host`) with the SDK's
 DNS-rebinding protection (Host and Origin must name a loopback address).
@@ -53,6 +53,7 @@ import anyio
 import mcp.types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.request_state import authenticated_principal
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
@@ -107,7 +108,7 @@ def build_server(served: Served, *, name: str = "toolkit") -> Server[Any]:
         call = served.find(params.name, params.arguments)
         session = _session(ctx)
         run = functools.partial(served.run, call, session_id=session, call_id=str(ctx.request_id or ""))
-        outcome = await _call(ctx, params, call, run, session or served.session_id)
+        outcome = await _call(ctx, params, call, run, session or authenticated_principal(ctx) or served.session_id)
         if isinstance(outcome, types.InputRequiredResult):
             return outcome
         return types.CallToolResult.model_validate(served.reply(call, outcome))
