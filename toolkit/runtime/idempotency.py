@@ -274,17 +274,16 @@ class Idempotent:
         """Claim ``key`` (its new token), or take over an unknown claim to re-send it with the same key, or the
         answer an earlier record gives."""
         for _ in range(3):
-            notes = list[Note]()
+            notes, token = list[Note](), None
             with self.ledger.transaction() as conn:
                 met, at = self._meet(conn, key, digest, notes)
                 with self.ledger.guarded():
                     if met.kind == "free":
                         token = self._new_claim(conn, key, digest, context, at)
                     elif met.kind == "unknown" and self.resends_safely and met.record is not None:
-                        token = store.take_over(conn, met.record, at, self.lease)
-                        met = replace(met, kind="free")
+                        token = store.take_over(conn, met.record, at, self.lease)  # the upstream dedupes the re-send
             self._drop(notes)
-            if met.kind == "free":
+            if token is not None:
                 return token
             if met.kind != "reconcile" or self.reconcile is None or met.record is None:
                 return answers.answer(met, self.name, at, digest)
