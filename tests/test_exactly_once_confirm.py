@@ -5,14 +5,13 @@ no ledger, so nothing but the confirmation stands between a replayed "yes" and a
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from runtime_workers.bank_upstream import SPEC, Bank, Upstream, make_server
+from runtime_workers.bank_upstream import SPEC, Upstream, in_thread
 
 import toolkit as tk
 from toolkit.runtime.serving import Served, served
@@ -27,16 +26,8 @@ YES = {"confirm": types.ElicitResult(action="accept", content={"confirm": True})
 
 @pytest.fixture
 def upstream(tmp_path: Path) -> Iterator[Upstream]:
-    log = tmp_path / "effects.jsonl"
-    server = make_server(Bank(log, None, 0))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Upstream(f"http://127.0.0.1:{server.server_address[1]}", log)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with in_thread(tmp_path / "effects.jsonl") as running:
+        yield running
 
 
 def _served(upstream: Upstream) -> Served:

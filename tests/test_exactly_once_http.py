@@ -6,13 +6,12 @@ counts effects in that log, never in the ledger. The same schedules in real proc
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from runtime_workers.bank_upstream import SPEC, Bank, Upstream, make_server
+from runtime_workers.bank_upstream import SPEC, Upstream, in_thread
 
 import toolkit as tk
 from toolkit import ToolContext
@@ -26,16 +25,8 @@ MOVE = {"account": "acct_A", "amount": 100}
 @pytest.fixture
 def upstream(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Upstream]:
     fail, times = getattr(request, "param", (None, 0))
-    log = tmp_path / "effects.jsonl"
-    server = make_server(Bank(log, fail, times))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Upstream(f"http://127.0.0.1:{server.server_address[1]}", log)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with in_thread(tmp_path / "effects.jsonl", fail, times) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """A real upstream HTTP API on 127.0.0.1 that writes its own effect log: what the exactly-once tests count.
 
 Run as a process (``python bank_upstream.py --log effects.jsonl --port-file port``) or in a thread
-(:func:`make_server`). Every POST to ``/accounts/{account}/{kind}`` with a JSON body applies one effect: a JSON
+(:func:`in_thread`). Every POST to ``/accounts/{account}/{kind}`` with a JSON body applies one effect: a JSON
 line appended to the log (``kind``, ``account``, ``amount``, ``note``, ``key``: the ``Idempotency-Key`` it came
 with) and a ``201`` receipt. A request whose ``Idempotency-Key`` was seen before gets the stored receipt and no
 new effect (as payment APIs do); a key seen with another body gets ``422``.
@@ -22,6 +22,8 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -110,6 +112,20 @@ class Upstream:
         if not self.log.exists():
             return []
         return [json.loads(line) for line in self.log.read_text(encoding="utf-8").splitlines() if line]
+
+
+@contextmanager
+def in_thread(log: Path, fail: str | None = None, times: int = 0) -> Iterator[Upstream]:
+    """The upstream served from a thread of this process until the block ends."""
+    server = make_server(Bank(log, fail, times))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Upstream(f"http://127.0.0.1:{server.server_address[1]}", log)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 def main() -> None:
