@@ -291,10 +291,16 @@ def toolset_html(toolset: Toolset) -> str:
         parts.append(section("Tools", html_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])))
         if any(t.budget_fit is not None and t.budget_fit.reduced for t in toolset.tools):
             parts.append(f"<p class='tk-note'>{esc(_REDUCED_NOTE)}</p>")
-    if toolset.rejected:
-        rows = [_refusal_row(r) for r in toolset.rejected]
-        parts.append(section("Refused operations", html_table(_REFUSAL_HEADERS, rows, row_kinds=["fail"] * len(rows))))
+    parts.append(refusals_html(toolset.rejected))
     return wrap("toolset", "".join(parts))
+
+
+def refusals_html(rejected: Sequence[Rejection]) -> str:
+    """The operations that could not become tools, each with its slug and reason (empty when none)."""
+    if not rejected:
+        return ""
+    rows = [_refusal_row(r) for r in rejected]
+    return section("Refused operations", html_table(_REFUSAL_HEADERS, rows, row_kinds=["fail"] * len(rows)))
 
 
 def _rejection_text(rejection: Rejection) -> str:
