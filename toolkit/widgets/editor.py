@@ -33,6 +33,7 @@ from toolkit._paste import Draft, Kind, Source, paste
 from toolkit._paste._worker import Previewer, seed_spec, shared_previewer
 from toolkit._tool import Tool
 from toolkit.widgets._base import View, html_widget
+from toolkit.widgets._code import CodeEditor, problem_mark
 from toolkit.widgets.binding import binding_rows
 
 if TYPE_CHECKING:
@@ -40,10 +41,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PasteBox"]
 
-_STYLE = (
-    "<style>.tk-paste-text textarea{font-family:var(--jp-code-font-family,monospace);"
-    "font-size:var(--jp-code-font-size,13px);line-height:1.35}</style>"
-)
 _PREVIEW_NOTE = (
     "<div class='tk-note' style='font-size:0.85em;color:#57606a'>The preview runs your code in a separate, "
     "disposable process on every edit (stopped after {limit:g} s); this kernel runs it once, when you press "
@@ -90,13 +87,11 @@ class PasteBox(View):
         self.all_operations = widgets.Checkbox(
             value=False, description="all operations (not only x-agent-tool)", indent=False
         )
-        self.text = widgets.Textarea(
+        self.text = CodeEditor(
             placeholder="Paste a Python function (with its imports) or an OpenAPI fragment (paths: ...)",
             rows=22,
-            continuous_update=True,
             layout=widgets.Layout(width="100%"),
         )
-        self.text.add_class("tk-paste-text")
         self.status = html_widget()
         self.problem = html_widget()
         self.diff = html_widget()
@@ -118,7 +113,6 @@ class PasteBox(View):
         self.keep_button.on_click(lambda _button: self.keep())
         left = widgets.VBox(
             [
-                html_widget(_STYLE),
                 widgets.HBox([self.kind, self.all_operations]),
                 self.text,
                 self.status,
@@ -204,6 +198,10 @@ class PasteBox(View):
     def _draw(self) -> None:
         draft = self.draft
         self.problem.value = problem_html(draft.problem, self.text.value)
+        self.text.language = _language(draft.kind, self.text.value)
+        problem = draft.problem
+        marked = problem is not None and problem.line is not None
+        self.text.diagnostics = [problem_mark(problem.line, problem.message)] if problem and marked else []
         ok = draft.problem is None
         self.diff.value = diff_html(draft.diff, _since(self)) if ok else ""
         edit = ok and self.edit_diff is not None
@@ -282,3 +280,10 @@ def _binding(tool: Tool) -> str:
         return ""
     where = f"{(tool.method or '').upper()} {tool.path}"
     return section("Binding", binding_html(where, binding_rows(tool), filled_rows(tool)))
+
+
+def _language(kind: str, text: str) -> str:
+    """The editor's highlighting: Python, or an OpenAPI fragment's JSON or YAML."""
+    if kind == "python":
+        return "python"
+    return "json" if text.lstrip().startswith(("{", "[")) else "yaml"
