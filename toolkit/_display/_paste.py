@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from toolkit._display import Renderer
 from toolkit._display._core import declaration_html, lints_html, losses_html, refusals_html
-from toolkit._display._markup import badge, esc, html_table, section, text_table, wrap
+from toolkit._display._markup import badge, esc, html_table, plural, section, text_table, wrap
 from toolkit._display._reports import changes_html
 
 if TYPE_CHECKING:
@@ -34,10 +34,6 @@ __all__ = [
 _TOOL_HEADERS = ("tool", "parameters", "losses", "lints", "fixtures")
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
-
-
 def fixture_summary(report: FixtureReport) -> str:
     """``34 fired, 34 passed`` or ``27 fired, 25 passed, 2 failed``."""
     failed = len(report.failures)
@@ -57,7 +53,7 @@ def draft_headline(draft: Draft) -> str:
     if draft.problem is not None:
         return f"Paste ({source}): not built — {draft.problem.slug}"
     refused = f", {len(draft.rejected)} refused" if draft.rejected else ""
-    return f"Paste ({source}): {_count(len(draft.tools), 'tool')}{refused}"
+    return f"Paste ({source}): {plural(len(draft.tools), 'tool')}{refused}"
 
 
 def diff_text(diff: DeclarationDiff | None, since: str = "the previous version") -> str:
@@ -68,7 +64,7 @@ def diff_text(diff: DeclarationDiff | None, since: str = "the previous version")
         return f"diff against {since}: no changes"
     tally = {kind: sum(1 for c in diff.changes if c.kind == kind) for kind in ("breaking", "behavioural", "additive")}
     counts = ", ".join(f"{n} {kind}" for kind, n in tally.items() if n)
-    return f"diff against {since}: {diff.verdict} ({_count(len(diff.changes), 'change')}: {counts})"
+    return f"diff against {since}: {diff.verdict} ({plural(len(diff.changes), 'change')}: {counts})"
 
 
 def draft_text(draft: Draft) -> str:

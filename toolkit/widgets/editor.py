@@ -41,6 +41,15 @@ if TYPE_CHECKING:
 
 __all__ = ["PasteBox"]
 
+_STYLE = (
+    "<style>.tk-paste-right{overflow-x:auto}"
+    ".tk-paste .widget-html-content{line-height:1.4}"
+    ".tk-paste-right .tk-table td{min-width:9ch}"
+    ".tk-paste-right .tk-table td:last-child{min-width:24ch}"
+    ".tk-paste-right pre.tk-code{white-space:pre;overflow-x:auto;word-break:normal}</style>"
+)
+"""Tables in the narrow right-hand pane scroll sideways rather than squeeze a column to a word per line; JSON
+never wraps (it scrolls), so it breaks only where its own line ends are."""
 _PREVIEW_NOTE = (
     "<div class='tk-note' style='font-size:0.85em;color:#57606a'>The preview runs your code in a separate, "
     "disposable process on every edit (stopped after {limit:g} s); this kernel runs it once, when you press "
@@ -134,7 +143,9 @@ class PasteBox(View):
             ],
             layout=widgets.Layout(width="52%"),
         )
-        self.widget = widgets.VBox([widgets.HBox([left, right]), actions, self.message])
+        right.add_class("tk-paste-right")
+        self.widget = widgets.VBox([html_widget(_STYLE), widgets.HBox([left, right]), actions, self.message])
+        self.widget.add_class("tk-paste")
 
     # -- editing -------------------------------------------------------------------------------------
     def set_text(self, text: str) -> Draft:

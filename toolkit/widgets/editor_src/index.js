@@ -1,6 +1,7 @@
 // The code editor of toolkit's paste box and playground: an anywidget front end over CodeMirror 6.
 // Model traits (toolkit/widgets/_code.py): value, language (python | yaml | json), diagnostics
-// ([{line, message, severity}], 1-based lines), placeholder, rows, debounce (ms before an edit is sent).
+// ([{line, message, severity}], 1-based lines), placeholder, rows, debounce (ms of quiet before an edit is
+// sent; leaving the editor sends it at once).
 import { basicSetup } from "codemirror";
 import { EditorView, keymap, placeholder } from "@codemirror/view";
 import { Compartment, EditorState } from "@codemirror/state";
@@ -32,16 +33,19 @@ function render({ model, el }) {
   const language = new Compartment();
   const hint = new Compartment();
   let timer = null;
-  const send = (text) => {
+  let view = null;
+  const flush = () => {
     if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      model.set("value", text);
-      model.save_changes();
-    }, model.get("debounce"));
+    timer = null;
+    model.set("value", view.state.doc.toString());
+    model.save_changes();
+  };
+  const send = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(flush, model.get("debounce"));
   };
   const height = `${Math.max(3, model.get("rows")) * 1.45}em`;
-  const view = new EditorView({
+  view = new EditorView({
     parent: el,
     state: EditorState.create({
       doc: model.get("value"),
@@ -54,16 +58,19 @@ function render({ model, el }) {
         hint.of(placeholder(model.get("placeholder"))),
         lintGutter(),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) send(update.state.doc.toString());
+          if (update.docChanged) send();
         }),
+        // Leaving the editor (to press a button) sends the text at once, ahead of the click.
+        EditorView.domEventHandlers({ blur: () => (timer !== null ? flush() : undefined) }),
         EditorView.theme({
-          "&": { height, border: "1px solid var(--jp-border-color1, #ccc)", fontSize: "var(--jp-code-font-size, 13px)" },
+          "&": { height: "100%", border: "1px solid var(--jp-border-color1, #ccc)", fontSize: "var(--jp-code-font-size, 13px)" },
           ".cm-scroller": { overflow: "auto", fontFamily: "var(--jp-code-font-family, monospace)" },
         }),
       ],
     }),
   });
   el.classList.add("tk-code-editor");
+  el.style.height = height;
   const showDiagnostics = () =>
     view.dispatch(setDiagnostics(view.state, diagnosticsFor(view.state.doc, model.get("diagnostics"))));
   const onValue = () => {
