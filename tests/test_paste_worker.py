@@ -105,3 +105,9 @@ def test_a_warm_worker_builds_an_edit_well_under_a_second(previewer: Previewer) 
         assert previewer.build(FUNCTION.replace("create_ticket", f"create_ticket_{n}")).ok
     assert (time.monotonic() - started) / 5 < 0.5
     assert previewer.started == 1, "one warm worker for every build"
+
+
+def test_the_worker_runs_in_its_own_session_so_interrupting_the_kernel_spares_it(previewer: Previewer) -> None:
+    assert previewer.build(FUNCTION).ok
+    assert previewer.pid is not None
+    assert os.getsid(previewer.pid) != os.getsid(0)

@@ -14,7 +14,9 @@ top-level side effects (relative paths land in a temporary working folder), thre
 that is killed after the build). The child bounds its address space (``resource.setrlimit``, POSIX). Pasted code
 still running after ``time_limit`` seconds is interrupted inside the child and located; the kernel waits
 ``grace`` seconds more, then kills the child's process group (``except:`` cannot swallow a ``SIGKILL``). The
-worker's caches (fixture reports, parsed YAML blocks) grow from what each child sends back with its draft.
+worker's caches (fixture reports, parsed YAML blocks) grow from what each child sends back with its draft. The
+worker enforces the same deadline itself, so no child outlives a kernel that died mid-build, and it runs in a
+session of its own, so interrupting the kernel (a signal to the kernel's process group) does not stop it.
 
 The draft comes back with its tools detached: declarations, schemas, lints, losses and fixture reports, without
 the pasted functions (those existed only in the child). Keeping a draft builds the final text once in the kernel
@@ -73,6 +75,8 @@ class _Request:
     seed: tuple[tuple[str, str, Any], ...]
     time_limit: float
     number: int = 0
+    deadline: float = 60.0
+    """Seconds after which the worker kills the child itself (so a child outlives no kernel that died)."""
 
 
 def seed_spec(seed: Mapping[str, Any] | None) -> tuple[tuple[str, str, Any], ...]:
@@ -242,7 +246,7 @@ def main() -> None:
         outbox.send(("started", request.number, pid))
         back = Connection(mine, writable=False)
         try:
-            data, new_fired, new_blocks = back.recv()
+            data, new_fired, new_blocks = back.recv() if back.poll(request.deadline) else (None, {}, {})
         except (EOFError, OSError):
             data = None
         back.close()
@@ -292,6 +296,7 @@ class Previewer:
             cwd=self.folder,
             env=env,
             stdin=subprocess.DEVNULL,
+            start_new_session=True,  # the kernel's interrupts (sent to its process group) are not the worker's
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -346,7 +351,8 @@ class Previewer:
         problem when the pasted code ran out of time or ended its process."""
         chosen: Kind = kind if kind is not None else detect(text)
         self._number += 1
-        request = _Request(text, chosen, namespace, effect, select, seed, self.time_limit, self._number)
+        limit = self.time_limit + self.grace
+        request = _Request(text, chosen, namespace, effect, select, seed, self.time_limit, self._number, limit + 1)
         try:
             if not self._warm():
                 raise EOFError
@@ -354,7 +360,7 @@ class Previewer:
             started = self._receive(self._number, START_LIMIT)
             if started is None:
                 raise EOFError
-            reply = self._receive(self._number, self.time_limit + self.grace)
+            reply = self._receive(self._number, limit)
         except (EOFError, OSError):
             self.close()
             return Draft(chosen, problem=Problem("target_import_error", _exit_message(None)))

@@ -34,6 +34,7 @@ function render({ model, el }) {
   const hint = new Compartment();
   let timer = null;
   let view = null;
+  let applying = false; // a change that came from Python: not sent back
   const flush = () => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
@@ -58,7 +59,7 @@ function render({ model, el }) {
         hint.of(placeholder(model.get("placeholder"))),
         lintGutter(),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) send();
+          if (update.docChanged && !applying) send();
         }),
         // Leaving the editor (to press a button) sends the text at once, ahead of the click.
         EditorView.domEventHandlers({ blur: () => (timer !== null ? flush() : undefined) }),
@@ -76,7 +77,12 @@ function render({ model, el }) {
   const onValue = () => {
     const text = model.get("value");
     if (timer === null && text !== view.state.doc.toString()) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      applying = true;
+      try {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      } finally {
+        applying = false;
+      }
     }
   };
   const onLanguage = () => view.dispatch({ effects: language.reconfigure(languageOf(model.get("language"))) });
