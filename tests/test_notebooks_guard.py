@@ -73,3 +73,14 @@ def test_sanitize_file_pairs_each_regex_with_a_replacement() -> None:
         pattern = parser[name]["regex"]
         re.compile(pattern)
         assert "replace" in parser[name], f"[{name}] has a regex but no replace line"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.name for p in PATHS])
+def test_no_saved_widget_state_carries_the_code_editor_s_bundle(path: Path) -> None:
+    from toolkit.widgets._code import BUNDLE
+
+    marker = BUNDLE.read_text(encoding="utf-8")[-200:]
+    assert marker not in path.read_text(encoding="utf-8"), (
+        f"{path.name} saves the code editor's bundle in its widget state; run "
+        f"`python notebooks/strip_editor_bundle.py notebooks/{path.name}`"
+    )
