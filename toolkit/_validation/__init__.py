@@ -42,9 +42,10 @@ from toolkit._envelope import FieldError, ToolResult
 from toolkit._exceptions import SchemaError, ToolkitError
 from toolkit._validation._admit import MAX_ARGUMENT_SIZE, admit, too_large
 from toolkit._validation._checks import MAX_DEPTH, MAX_FIELD_ERRORS, Check, Run, short
-from toolkit._validation._compile import Options, compile_schema
+from toolkit._validation._compile import Options, compile_schema, raising
 from toolkit._validation._expected import type_name
-from toolkit._validation._generate import fast_path
+from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
+from toolkit._validation._generate import FastPath, fast_path
 from toolkit._validation._invoke import safe_message
 from toolkit._validation._objects import apply_defaults
 from toolkit._validation._results import invalid_of, ok_result
@@ -52,7 +53,15 @@ from toolkit._validation._results import invalid_of, ok_result
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
 
-__all__ = ["MAX_ARGUMENT_SIZE", "MAX_DEPTH", "MAX_FIELD_ERRORS", "compiled", "domain_rules", "validate"]
+__all__ = [
+    "MAX_ARGUMENT_SIZE",
+    "MAX_DEPTH",
+    "MAX_FIELD_ERRORS",
+    "Validator",
+    "compiled",
+    "domain_rules",
+    "validate",
+]
 
 _ROOT_EXPECTED = "a JSON object of arguments"
 
@@ -68,21 +77,50 @@ def options_for(tool: Tool) -> Options:
     )
 
 
-def compiled(tool: Tool) -> Check:
-    """The tool's compiled validator, built on first use and cached on the tool (a failure is cached too)."""
-    check: Check | None = tool._cache.get("validator")
-    if check is None:
-        failed: ToolkitError | None = tool._cache.get("validator_error")
-        if failed is not None:
-            raise failed
+class Validator:
+    """A tool's validator under its policy, made once (by :func:`compiled`) and kept on the tool.
+
+    ``check`` is the interpreter with the fast tier's shortcuts; ``fast`` the generated function for the root
+    object (``None`` when the schema is outside the fast subset); :meth:`plain` the interpreter alone, made
+    when ``validate(..., fast=False)`` first asks. ``error`` is the :class:`SchemaError` of a schema that
+    cannot be compiled, raised again on every call.
+    """
+
+    __slots__ = ("_plain", "check", "error", "fast", "options", "schema")
+
+    def __init__(self, schema: Mapping[str, Any], options: Options) -> None:
+        self.schema, self.options = schema, options
+        self.fast: FastPath | None = None
+        self.error: ToolkitError | None = None
+        self._plain: Check | None = None
         try:
-            check = compile_schema(tool.contract.args_schema, options_for(tool))
+            self.check = compile_schema(schema, options, _shortcut)
         except ToolkitError as error:
-            tool._cache["validator_error"] = error
-            raise
-        tool._cache["fast_path"] = fast_path(tool.contract.args_schema, options_for(tool))
-        tool._cache["validator"] = check
-    return check
+            self.error = error
+            self.check = self._plain = raising(error)  # compiled() raises it first; nothing gets this far
+            return
+        self.fast = fast_path(schema, options)
+
+    def plain(self) -> Check:
+        """The interpreter alone: no generated code, no shortcuts (what the fast tier must agree with)."""
+        if self._plain is None:
+            self._plain = compile_schema(self.schema, self.options)
+        return self._plain
+
+
+def _shortcut(schema: Any, resolve: Any) -> Any:
+    return fast_predicate(schema) or fast_array_predicate(schema)
+
+
+def compiled(tool: Tool) -> Validator:
+    """The tool's validator, made on first use and kept on the tool; a schema that cannot be compiled raises
+    the same :class:`SchemaError` on every call."""
+    validator = tool._artefacts.validator
+    if validator is None:
+        validator = tool._artefacts.validator = Validator(tool.contract.args_schema, options_for(tool))
+    if validator.error is not None:
+        raise validator.error
+    return validator
 
 
 def _reject_constant(name: str) -> Any:
@@ -127,16 +165,19 @@ def _root_error(value: Any) -> FieldError:
                       _ROOT_EXPECTED)  # fmt: skip
 
 
-def validate(tool: Tool, args: Any) -> ToolResult:
-    """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args."""
-    if type(args) is dict:  # the common case: a dict straight from the model's function call
-        try:
-            fast = tool._cache["fast_path"]
-        except KeyError:  # not compiled yet
-            fast = None
-        if fast is not None and (result := fast(args)) is not None:
-            return _run_domain_on(tool.domain_checks, result) if tool.domain_checks else result
-    check = tool._cache.get("validator") or compiled(tool)
+def validate(tool: Tool, args: Any, *, fast: bool = True) -> ToolResult:
+    """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args.
+
+    ``fast=False`` sets the fast tier aside: the interpreter alone answers (the same envelope, slower).
+    """
+    validator = tool._artefacts.validator
+    if validator is None or validator.error is not None:
+        validator = compiled(tool)
+    if type(args) is dict and fast:  # the common case: a dict straight from the model's function call
+        quick = validator.fast
+        if quick is not None and (result := quick(args)) is not None:
+            return _run_domain_on(tool.domain_checks, result) if tool.domain_checks and result.ok else result
+    check = validator.check if fast else validator.plain()
     if type(args) is dict:
         value = args
     else:

@@ -70,7 +70,6 @@ from toolkit._validation._combinators import (
 )
 from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import Loc
-from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
 from toolkit._validation._objects import (
     OPEN,
     dependent_schemas_check,
@@ -81,7 +80,7 @@ from toolkit._validation._objects import (
 )
 from toolkit._validation._pattern import compile_pattern
 
-__all__ = ["MAX_DEPTH", "Options", "compile_schema", "property_checks", "refuses_unlisted"]
+__all__ = ["MAX_DEPTH", "Options", "Shortcut", "compile_schema", "property_checks", "raising", "refuses_unlisted"]
 
 MAX_REF_HOPS = 128
 _MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
@@ -111,6 +110,12 @@ class Options:
     """Objects that list properties refuse the keys they do not list, at every depth (see the module docstring)."""
 
 
+Shortcut = Callable[[Any, Refs], "Callable[[Any], bool] | None"]
+"""The maker of a property's shortcut (``(schema, resolve) -> predicate or None``): a predicate true only for
+a value its compiled check would pass unchanged, with nothing to say, so an object check may take the value as
+it is (the fast tier's, :func:`toolkit._validation._fastpath.property_predicate`)."""
+
+
 def _identity(value: Any, loc: Loc, run: Run) -> Any:
     return value
 
@@ -120,7 +125,9 @@ def _nothing(value: Any, loc: Loc, run: Run) -> Any:
     return value
 
 
-def _raising(error: ToolkitError) -> Check:
+def raising(error: ToolkitError) -> Check:
+    """A check that raises ``error`` (a schema part that could not be compiled)."""
+
     def check(value: Any, loc: Loc, run: Run) -> Any:
         raise error
 
@@ -173,10 +180,11 @@ def _plain_reference(node: Mapping[str, Any]) -> bool:
 class _Compiler:
     """Single-use walker: one small method per keyword family, refs memoised by pointer."""
 
-    def __init__(self, root: Mapping[str, Any], options: Options) -> None:
+    def __init__(self, root: Mapping[str, Any], options: Options, shortcut: Shortcut | None = None) -> None:
         self.root = root
         self.resolve = Refs(root)
         self.options = options
+        self.shortcut = shortcut
         self.cells: dict[tuple[str, str | None, bool, bool], list[Check]] = {}
 
     def compile(
@@ -382,11 +390,10 @@ class _Compiler:
         names_check = self.compile(names, entry=True, declared=False) if names is not None else None
         defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
         defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT and json_value(value)}
-        fast = {
-            name: found
-            for name, sub in properties.items()
-            if (found := fast_predicate(sub) or fast_array_predicate(sub)) is not None
-        }
+        shortcut, resolve = self.shortcut, self.resolve
+        fast = {} if shortcut is None else {
+            name: found for name, sub in properties.items() if (found := shortcut(sub, resolve)) is not None
+        }  # fmt: skip
         return object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast,
                             self.unwrap, names_check)  # fmt: skip
 
@@ -406,7 +413,7 @@ class _Compiler:
             try:
                 real = self.compile(schema, entry=True, declared=declared)
             except ToolkitError as error:
-                real = _raising(error)
+                real = raising(error)
             table[key] = real
             return real(value, loc, run)
 
@@ -433,15 +440,16 @@ def _read_only(schema: Any) -> bool:
     return isinstance(schema, Mapping) and schema.get("readOnly") is True
 
 
-def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
-    """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root.
+def compile_schema(schema: Mapping[str, Any], options: Options, shortcut: Shortcut | None = None) -> Check:
+    """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root; with
+    ``shortcut``, each object check first tries its properties' shortcuts (see :data:`Shortcut`).
 
     Every reference the schema can reach is read first (:func:`toolkit._refs.check_references`), so a bad one
     raises on the first call whatever the arguments, with the slug every stage uses; a left-recursive schema
     is refused with ``SchemaError(slug="left_recursive_ref")``: its meaning is undefined, so no answer would
     be right.
     """
-    compiler = _Compiler(schema, options)
+    compiler = _Compiler(schema, options, shortcut)
     check_references(schema, compiler.resolve)
     return compiler.compile(schema, entry=True)
 
