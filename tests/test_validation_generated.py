@@ -1,6 +1,6 @@
 """The generated fast path answers exactly as the full validator does, on every call it takes.
 
-The fast path (``toolkit/_validation/_generate.py``) is a per-tool function written as Python source; it takes
+The fast path (``toolkit/_validation/_fastpath/``) is a per-tool function written as Python source; it takes
 the plain valid calls and the invalid ones (its generated ``invalid``), and declines the rest, which the full
 validator answers. So the property to hold is:
 whenever it answers, its ``ToolResult`` is the full validator's (status, cleaned data with its key order,
@@ -27,9 +27,11 @@ from toolkit._exceptions import ToolkitError
 from toolkit._tool import build_tool
 from toolkit._validation import compiled
 from toolkit._validation._admit import admit, flat, plain_size
-from toolkit._validation._fastpath import MEMO_SIZE, memory, recent_days, remembered_source
+from toolkit._validation._compile import SCALAR_KEYWORDS, VALIDATION_KEYWORDS
+from toolkit._validation._fastpath import FastPath
+from toolkit._validation._fastpath._predicates import ARRAY_NODE_KEYWORDS, MEMO_SIZE, memory, remembered_source
+from toolkit._validation._fastpath._root import ROOT_KEYWORDS
 from toolkit._validation._formats import FORMAT_CHECKS
-from toolkit._validation._generate import FastPath
 from toolkit._validation._results import ERROR_FIELDS, RESULT_FIELDS, field_error, invalid_result, ok_result
 from toolkit._validation._run import Run
 from toolkit.examples import search_issues
@@ -405,8 +407,6 @@ def test_a_remembered_format_answers_as_the_format_and_keeps_a_bounded_memory() 
     for _ in range(2):
         assert [answer(value) for value in DATES] == [date(value) for value in DATES]
     assert {value for value in DATES if date(value)} <= seen
-    assert len(recent_days()) > 365 * 3
-    assert all(date(value) for value in recent_days())  # what the memory starts with passes the test
     digits: set[str] = set()
     counted = eval(f"lambda v: {source}", {"test": str.isdigit, "seen": digits})
     for i in range(MEMO_SIZE + 10):
@@ -425,3 +425,25 @@ def test_domain_checks_never_see_an_invalid_call_the_fast_tier_answered() -> Non
     for fast in (True, False):
         assert tool.validate({"query": 1}, fast=fast).status == "invalid_arguments"
     assert seen == [{"query": "x", "limit": 20, "state": "open", "labels": None, "updated_since": None}]
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+def test_every_answer_with_the_fast_tier_is_the_interpreters_alone(policy: str) -> None:
+    """The generated root function and the shortcuts object checks take at any depth, against the interpreter
+    without either, on every oracle case (nested objects included)."""
+    tools: dict[str, Tool | None] = {}
+    compared = 0
+    for case in cases(SEED, SAMPLE):
+        key = json.dumps(case.schema, sort_keys=True)
+        if key not in tools:
+            tools[key] = _tool(case.schema, POLICIES[policy])
+        tool = tools[key]
+        if tool is None:
+            continue
+        assert _shape(tool.validate(case.instance)) == _shape(_full(tool, case.instance)), f"{key} {case.instance!r}"
+        compared += 1
+    assert compared > SAMPLE // 2
+
+
+def test_the_fast_tier_reads_only_keywords_of_the_validators_one_table() -> None:
+    assert SCALAR_KEYWORDS | ARRAY_NODE_KEYWORDS | ROOT_KEYWORDS <= VALIDATION_KEYWORDS

@@ -44,8 +44,7 @@ from toolkit._validation._admit import MAX_ARGUMENT_SIZE, admit, too_large
 from toolkit._validation._checks import MAX_DEPTH, MAX_FIELD_ERRORS, Check, Run, short
 from toolkit._validation._compile import Options, compile_schema, raising
 from toolkit._validation._expected import type_name
-from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
-from toolkit._validation._generate import FastPath, fast_path
+from toolkit._validation._fastpath import FastPath, fast_path, property_predicate
 from toolkit._validation._invoke import safe_message
 from toolkit._validation._objects import apply_defaults
 from toolkit._validation._results import invalid_of, ok_result
@@ -94,7 +93,7 @@ class Validator:
         self.error: ToolkitError | None = None
         self._plain: Check | None = None
         try:
-            self.check = compile_schema(schema, options, _shortcut)
+            self.check = compile_schema(schema, options, property_predicate)
         except ToolkitError as error:
             self.error = error
             self.check = self._plain = raising(error)  # compiled() raises it first; nothing gets this far
@@ -106,10 +105,6 @@ class Validator:
         if self._plain is None:
             self._plain = compile_schema(self.schema, self.options)
         return self._plain
-
-
-def _shortcut(schema: Any, resolve: Any) -> Any:
-    return fast_predicate(schema) or fast_array_predicate(schema)
 
 
 def compiled(tool: Tool) -> Validator:

@@ -53,6 +53,7 @@ from toolkit._validation._checks import (
     integral_float_check,
     length_check,
     multiple_check,
+    named_types,
     pattern_check,
     range_check,
     searcher,
@@ -76,29 +77,49 @@ from toolkit._validation._objects import (
     in_place_closure,
     object_check,
     refuses_unlisted,
+    shortcut_table,
     unevaluated_check,
 )
 from toolkit._validation._pattern import compile_pattern
 
-__all__ = ["MAX_DEPTH", "Options", "Shortcut", "compile_schema", "property_checks", "raising", "refuses_unlisted"]
+__all__ = [
+    "ARRAY_KEYWORDS",
+    "MAX_DEPTH",
+    "OBJECT_KEYWORDS",
+    "SCALAR_KEYWORDS",
+    "VALIDATION_KEYWORDS",
+    "Options",
+    "Shortcut",
+    "compile_schema",
+    "property_checks",
+    "raising",
+    "refuses_unlisted",
+]
 
 MAX_REF_HOPS = 128
 _MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
 """Keywords through which a node can carry a non-string enum, declared as strings (see ``declared_check``)."""
-_OBJECT_KEYWORDS = frozenset(
+OBJECT_KEYWORDS = frozenset(
     {"properties", "additionalProperties", "required", "patternProperties", "minProperties", "maxProperties"}
 ) | {"dependentRequired", "propertyNames"}
-_ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})
-_IN_PLACE = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "dependentSchemas"})
+"""The keywords of an object node (any one of them makes the node's object check)."""
+ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})
+"""The keywords of an array node (any one of them makes the node's array check)."""
+IN_PLACE_KEYWORDS = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "dependentSchemas"})
+"""The keywords that apply schemas to the same value in place."""
+SCALAR_KEYWORDS = frozenset({"type", "nullable", "enum", "const", "format", "multipleOf", "minimum", "maximum"}) | {
+    "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern"
+}  # fmt: skip
+"""A node's own type, value and scalar keywords (:meth:`_Compiler.scalars` and the type check)."""
 VALIDATION_KEYWORDS = (
-    _OBJECT_KEYWORDS
-    | _ARRAY_KEYWORDS
-    | _IN_PLACE
-    | {"type", "nullable", "enum", "const", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum"}
-    | {"exclusiveMaximum", "minLength", "maxLength", "pattern", "not", "then", "else", "unevaluatedProperties"}
-    | {"unevaluatedItems", "minContains", "maxContains"}
+    OBJECT_KEYWORDS
+    | ARRAY_KEYWORDS
+    | IN_PLACE_KEYWORDS
+    | SCALAR_KEYWORDS
+    | {"not", "then", "else", "unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains"}
 )
-"""Every keyword the compiler reads (besides ``$ref``, ``description``, ``default`` and ``readOnly``)."""
+"""Every keyword the compiler reads (besides ``description``, ``default`` and ``readOnly``): the one table of them,
+which the fast tier's subsets are drawn from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,19 +228,16 @@ class _Compiler:
                 checks.append(self.ref(schema[keyword], description, entry=False, declared=declared))
         checks.extend(self.scalars(schema, description))
         closing = entry and self.options.closed and "unevaluatedProperties" not in schema and self.closes(schema)
-        simple = closing and silent_on_unlisted(schema) and _IN_PLACE.isdisjoint(schema)
-        if not _OBJECT_KEYWORDS.isdisjoint(schema):
+        simple = closing and silent_on_unlisted(schema) and IN_PLACE_KEYWORDS.isdisjoint(schema)
+        if not OBJECT_KEYWORDS.isdisjoint(schema):
             checks.append(self.object(schema, declared, closed=simple))
-        if not _ARRAY_KEYWORDS.isdisjoint(schema):
+        if not ARRAY_KEYWORDS.isdisjoint(schema):
             checks.append(self.array(schema, description, declared))
         checks.extend(self.combinators(schema, description, declared))
         node = _chain(checks)
         node = self.unevaluated(schema, node, declared, closing=closing and not simple)
-        kinds = schema.get("type")
-        if isinstance(kinds, str | list):
-            named = [kinds] if isinstance(kinds, str) else list(kinds)
-            if schema.get("nullable") is True and "null" not in named:
-                named.append("null")  # OpenAPI 3.0's spelling, which the declaration carries as nullable
+        named = named_types(schema)
+        if named is not None:
             test, fail = type_check(named, schema, description)
             node = _typed(named, test, fail, node if node is not _identity else None)
         texts = declared_strings(schema, self.resolve) if declared and _MAY_DECLARE.intersection(schema) else None
@@ -300,9 +318,8 @@ class _Compiler:
             if not isinstance(schema, Mapping) or "$ref" not in schema or not _plain_reference(schema):
                 break
             schema = self.resolve(schema["$ref"])
-        kinds = schema.get("type") if isinstance(schema, Mapping) else None
-        named = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else ["null"]
-        return "null" not in named and schema.get("nullable") is not True
+        named = named_types(schema) if isinstance(schema, Mapping) else None
+        return named is not None and "null" not in named
 
     def conditional(self, schema: Mapping[str, Any], description: str | None, declared: bool) -> Check:
         test = self.compile(schema["if"], declared=False)
@@ -390,10 +407,9 @@ class _Compiler:
         names_check = self.compile(names, entry=True, declared=False) if names is not None else None
         defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
         defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT and json_value(value)}
-        shortcut, resolve = self.shortcut, self.resolve
-        fast = {} if shortcut is None else {
-            name: found for name, sub in properties.items() if (found := shortcut(sub, resolve)) is not None
-        }  # fmt: skip
+        fast, shortcut, resolve = None, self.shortcut, self.resolve
+        if shortcut is not None and not patterns and names_check is None:
+            fast = shortcut_table(properties, lambda sub: shortcut(sub, resolve))
         return object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast,
                             self.unwrap, names_check)  # fmt: skip
 
