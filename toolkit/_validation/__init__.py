@@ -27,8 +27,24 @@ Decisions:
 * JSON Schema 2020-12 says ``10.0`` *is* an integer, so it is accepted (and cleaned to ``10``);
   ``10.5`` is not. ``true`` is never a number and ``"10"`` never an integer.
 
-Schemas are compiled once per tool into closures (see :mod:`toolkit._validation._compile`) and kept in
-``tool._cache``; a schema that cannot be compiled raises the same :class:`SchemaError` on every call.
+Which engine answers which call. A tool's schema is compiled once, on its first call, into a
+:class:`Validator` kept on the tool (a schema that cannot be compiled raises the same :class:`SchemaError` on
+every call):
+
+* the **interpreter** (:mod:`toolkit._validation._compile` with :mod:`._checks`, :mod:`._objects`,
+  :mod:`._arrays` and :mod:`._combinators`) is the definition: it answers every call the fast tier does not,
+  and words every error and notice;
+* the **fast tier** (:mod:`toolkit._validation._fastpath`) is a compiled form of the interpreter's checks for
+  the nodes it knows (flat scalars, arrays of them, optional wrappers). For a dict whose root object is all
+  such properties, a generated function answers first: the ``ok`` envelope of a call every value of which the
+  interpreter would pass unchanged, or the interpreter's own invalid envelope, built from its compiled checks;
+  any other call it declines (``None``) and the interpreter answers from the start. Inside the interpreter,
+  each object check tries a property's plain test (a shortcut from the same writer) before its compiled
+  check, at any depth.
+
+``validate(tool, args, fast=False)`` (and ``Tool.validate(args, fast=False)``) sets the fast tier aside: the
+interpreter alone answers, with neither the generated function nor the shortcuts, which is what tests compare
+the fast tier against.
 """
 
 from __future__ import annotations
