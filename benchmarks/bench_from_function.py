@@ -25,7 +25,7 @@ from function_catalogue import CASES, Case
 
 from toolkit import from_function
 from toolkit._from_python import _arguments_model, _docstring, _params
-from toolkit._from_python._schema import args_schema_of
+from toolkit._from_python._args_schema import args_schema_of
 from toolkit._from_python._signature import callable_target
 
 

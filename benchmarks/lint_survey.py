@@ -38,7 +38,7 @@ def sources() -> Iterator[tuple[str, list[Any]]]:
 
 def descriptions(tool: Any) -> dict[str, str]:
     from toolkit._lints._subject import walk
-    from toolkit._refs import Refs
+    from toolkit._schema import Refs
 
     schema = tool.contract.args_schema
     return {field.path: field.description for field in walk(Refs(schema), schema, "", 1)}

@@ -1,7 +1,7 @@
 """An independent statement of what a credential argument is, for tests that sweep real specs.
 
 Written as plain regular expressions over whole names, apart from the word table the toolkit keeps
-(:mod:`toolkit._openapi._credentials`), so a sweep that finds nothing here is evidence, not an echo.
+(:mod:`toolkit._openapi._credential_rule`), so a sweep that finds nothing here is evidence, not an echo.
 """
 
 from __future__ import annotations

@@ -37,8 +37,7 @@ from oracle_judges import judge
 from toolkit import Loss, Policy, Tool, fixtures
 from toolkit._contract import ToolContract
 from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._refs import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, Refs
-from toolkit._validation._compile import VALIDATION_KEYWORDS
+from toolkit._schema import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, VALIDATOR_KEYWORDS, Refs
 from toolkit._validation._enforce import check_enforceable
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
 
@@ -147,7 +146,7 @@ def _kind(node: Any, keyword: str, resolve: Refs) -> Kind | None:
         return None
     if not isinstance(node, Mapping) or keyword not in node:
         return "not_a_keyword"
-    if keyword in ANNOTATIONS or (keyword not in VALIDATION_KEYWORDS and keyword != "$ref"):
+    if keyword in ANNOTATIONS or (keyword not in VALIDATOR_KEYWORDS and keyword != "$ref"):
         return "annotation"
     if keyword == "format" and node[keyword] not in FORMAT_CHECKS and node[keyword] not in INTEGER_FORMATS:
         return "annotation"

@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from toolkit._contract import Loss
-from toolkit._lowering._keywords import KEYWORDS, SILENT_KEYWORDS, escape
+from toolkit._lowering._keywords import KEYWORDS, SILENT_KEYWORDS
+from toolkit._schema import escape
 
 # Keywords whose content is inlined or rewritten structurally, not copied as a key.
 STRUCTURAL = frozenset({"properties", "items", "prefixItems", "allOf", "anyOf", "oneOf", "$ref"})

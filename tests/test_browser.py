@@ -455,7 +455,7 @@ def test_an_openapi_tool_has_a_binding_tab_with_its_credentials(workbench: Any) 
 
 
 def test_the_binding_tab_lists_the_credentials_removed_and_the_variable_that_fills_each(workbench: Any) -> None:
-    from toolkit._credentials import env_name
+    from toolkit._credential_record import env_name
 
     view = _output(workbench, 4)
     binding = _open_tab(view, "Binding")

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import yaml
 
-from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._commands import reference
 from toolkit._diff._rules import RULES
+from toolkit._envelope_codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._exceptions import ERROR_SLUGS
 from toolkit._lowering._budget import REDUCTIONS
 from toolkit._lowering._dialect import DIALECT_SLUGS

@@ -14,7 +14,7 @@ import pytest
 import toolkit as tk
 from toolkit import CodegenError, ToolContract
 from toolkit._codegen import generate, module_name
-from toolkit._credentials import env_name
+from toolkit._credential_record import env_name
 from toolkit._tool import Tool, Toolset, build_tool
 from toolkit.runtime.credentials import SecurityScheme
 from toolkit.runtime.trim import Trim
@@ -281,7 +281,7 @@ def test_function_tools_are_refused() -> None:
     contract = ToolContract(name="f", description="d", args_schema={"type": "object", "properties": {}})
     with pytest.raises(CodegenError) as caught:
         generate(Toolset(namespace="x", tools=(build_tool(contract),)))
-    assert caught.value.slug == "not_http_tool"
+    assert caught.value.slug == "not_an_operation"
 
 
 @pytest.mark.parametrize("package", ["class", "my-tools", "1tools"])

@@ -17,7 +17,7 @@ from credential_oracle import leaked_credentials, scheme_names
 
 import toolkit as tk
 from toolkit._contract import parse_binding
-from toolkit._credentials import REASONS
+from toolkit._credential_record import REASONS
 from toolkit._openapi import SLUGS, summarise
 from toolkit._openapi._load import load_document
 

@@ -16,10 +16,10 @@ import qs_codec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit._contract import FormField
+from toolkit._contract import FormEncoding
 from toolkit.runtime.forms import encode_form, form_pairs
 
-BRACKETS = FormField(style="deepObject")
+BRACKETS = FormEncoding(style="deepObject")
 KEYS = st.from_regex(r"[a-z][a-z_]{0,7}", fullmatch=True)
 SCALARS = st.one_of(
     # non-empty: qs_codec merges empty strings in nested lists (a[0][0]=&a[0][1]= reads as [[""], [""]]);
@@ -75,15 +75,15 @@ def test_stripe_style_nested_arrays_of_objects() -> None:
 @pytest.mark.parametrize(
     ("encoding", "value", "expected"),
     [
-        (FormField(), 5, [("f", "5")]),
-        (FormField(), [3, 4], [("f", "3"), ("f", "4")]),
-        (FormField(), {"a": 1, "b": 2}, [("a", "1"), ("b", "2")]),
-        (FormField(explode=False), [3, 4], [("f", "3,4")]),
-        (FormField(explode=False), {"a": 1, "b": 2}, [("f", "a,1,b,2")]),
-        (FormField("spaceDelimited", explode=False), [3, 4], [("f", "3 4")]),
-        (FormField("pipeDelimited", explode=False), [3, 4], [("f", "3|4")]),
-        (FormField("pipeDelimited", explode=True), [3, 4], [("f", "3"), ("f", "4")]),
-        (FormField("deepObject"), {"a": 1, "b": 2}, [("f[a]", "1"), ("f[b]", "2")]),
+        (FormEncoding(), 5, [("f", "5")]),
+        (FormEncoding(), [3, 4], [("f", "3"), ("f", "4")]),
+        (FormEncoding(), {"a": 1, "b": 2}, [("a", "1"), ("b", "2")]),
+        (FormEncoding(explode=False), [3, 4], [("f", "3,4")]),
+        (FormEncoding(explode=False), {"a": 1, "b": 2}, [("f", "a,1,b,2")]),
+        (FormEncoding("spaceDelimited", explode=False), [3, 4], [("f", "3 4")]),
+        (FormEncoding("pipeDelimited", explode=False), [3, 4], [("f", "3|4")]),
+        (FormEncoding("pipeDelimited", explode=True), [3, 4], [("f", "3"), ("f", "4")]),
+        (FormEncoding("deepObject"), {"a": 1, "b": 2}, [("f[a]", "1"), ("f[b]", "2")]),
     ],
     ids=[
         "form-scalar",
@@ -97,14 +97,16 @@ def test_stripe_style_nested_arrays_of_objects() -> None:
         "deep-object",
     ],
 )
-def test_each_style_follows_the_openapi_table(encoding: FormField, value: Any, expected: list[tuple[str, str]]) -> None:
+def test_each_style_follows_the_openapi_table(
+    encoding: FormEncoding, value: Any, expected: list[tuple[str, str]]
+) -> None:
     body = {"f": value}
     assert parse_qsl(encode_form(body, {"f": encoding}).decode("ascii"), keep_blank_values=True) == expected
 
 
 def test_a_json_field_is_sent_as_json_text() -> None:
     body = {"meta": {"a": [1, {"b": None}], "é": "x"}}
-    ((name, text),) = parse_qsl(encode_form(body, {"meta": FormField(json=True)}).decode("ascii"))
+    ((name, text),) = parse_qsl(encode_form(body, {"meta": FormEncoding(json=True)}).decode("ascii"))
     assert name == "meta"
     assert json.loads(text) == body["meta"]
 

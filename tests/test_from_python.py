@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
 from toolkit import SignatureError, ToolContext, ToolkitError, from_function
+from toolkit._from_python._args_schema import DECIMAL_PATTERN
 from toolkit._from_python._docstrings import parse_docstring
-from toolkit._from_python._schema import DECIMAL_PATTERN
 from toolkit.examples import create_invoice, search_issues, transfer_funds
 
 BAD_INPUTS = Path(__file__).parent / "bad_inputs" / "functions" / "callables.py"

@@ -16,8 +16,8 @@ import pytest
 from loopback import loopback
 
 from toolkit import ToolContext, ToolContract
-from toolkit._contract import FormField, SecurityScheme
-from toolkit._credentials import Credential
+from toolkit._contract import FormEncoding, SecurityScheme
+from toolkit._credential_record import Credential
 from toolkit._tool import Tool, build_tool
 from toolkit.runtime.credentials import RequestParts, fill
 from toolkit.runtime.http import HttpConfig, HttpTool
@@ -183,7 +183,7 @@ def test_a_form_field_encoding_reaches_the_wire(url: str) -> None:
             source="openapi",
             method="POST",
             path="/echo",
-            form={"a": FormField(style="deepObject")},
+            form={"a": FormEncoding(style="deepObject")},
         )
     )
     assert _call(tool, url).data["body"] == "n=1"

@@ -30,6 +30,7 @@ STAGES = {
     "_wire": "a request's payloads; a provider's tool call -> tool, envelope -> function response; live runs",
     "_codegen": "toolset -> generated package files",
     "_form": "args_schema -> the fields a form edits and valid arguments to start from",
+    "_schema": "a JSON Schema -> the keyword tables, references, subschemas and types every stage reads",
     "_paste": "pasted source text -> tools, their fixture reports and the diff against a previous version",
     "_display": "objects -> text/HTML",
     "_commands": "the CLI's commands",

@@ -33,7 +33,7 @@ from toolkit._lowering._budget import (
 )
 from toolkit._lowering.gemini import violations
 from toolkit._openapi import summarise
-from toolkit._refs import Refs
+from toolkit._schema import Refs
 from toolkit._tool import Tool, build_tool
 
 LONG = "This sentence explains the field at some length so that it weighs on the declaration. "

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import toolkit as tk
-from toolkit._credentials import REASONS, env_name
+from toolkit._credential_record import REASONS, env_name
 from toolkit._display._core import filled_rows, tool_text
 
 STRING = {"type": "string"}

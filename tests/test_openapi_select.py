@@ -196,16 +196,16 @@ def test_toolset_summary_counts_operations_tools_refusals_and_losses() -> None:
 def test_one_tool_from_a_large_spec_costs_one_operations_work(
     corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolkit._openapi import _flatten, _refs
+    from toolkit._openapi import _definitions, _flatten
 
     calls: list[str] = []
-    real = _refs.normalise
+    real = _definitions.normalise
 
     def counting(schema: Any, walk: Any, pointer: str) -> Any:
         calls.append(pointer)
         return real(schema, walk, pointer)
 
-    monkeypatch.setattr(_refs, "normalise", counting)
+    monkeypatch.setattr(_definitions, "normalise", counting)
     monkeypatch.setattr(_flatten, "normalise", counting)
     toolset = tk.from_openapi(corpus_dir / "github-3.0.json", "gh", overrides={"issues/create": True})
     assert toolset.names == ("gh_issues_create",)

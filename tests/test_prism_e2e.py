@@ -24,7 +24,7 @@ import pytest
 
 from toolkit import ToolContext, from_openapi
 from toolkit._codegen import generate
-from toolkit._contract import FormField
+from toolkit._contract import FormEncoding
 from toolkit._tool import Tool
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool, Trim
 
@@ -300,11 +300,11 @@ def test_a_flat_form_with_a_query_credential_is_accepted_by_prism(
 
 @pytest.mark.parametrize(
     ("field", "encoding"),
-    [("address", FormField(json=True)), ("address", FormField(style="form"))],
+    [("address", FormEncoding(json=True)), ("address", FormEncoding(style="form"))],
     ids=["nested-object-as-json", "nested-object-exploded"],
 )
 def test_a_field_in_another_style_is_refused_by_prism(
-    prism: dict[str, str], packages: dict[str, Any], field: str, encoding: FormField
+    prism: dict[str, str], packages: dict[str, Any], field: str, encoding: FormEncoding
 ) -> None:
     real = _forms(prism, packages)["forms_create_customer"]
     contract = replace(real.tool.contract, form={**(real.tool.contract.form or {}), field: encoding})

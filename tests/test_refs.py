@@ -1,4 +1,4 @@
-"""The one ``$ref`` reader and the schema-type helpers (``toolkit._refs``), against ``referencing`` as the oracle.
+"""The one ``$ref`` reader and the schema-type helpers (``toolkit._schema``), against ``referencing`` as the oracle.
 
 ``referencing`` (the reference resolver of the ``jsonschema`` project) is an independent implementation of
 JSON pointers in URI fragments (RFC 6901 over RFC 3986); wherever it finds a target, the reader must find the
@@ -20,7 +20,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from toolkit._exceptions import SchemaError
-from toolkit._refs import REF_SLUGS, Refs, check_references, defs_name, follow, main_type, schema_types, tokens
+from toolkit._schema import REF_SLUGS, Refs, check_references, defs_name, follow, main_type, schema_types, tokens
 
 URI = "urn:test:document"
 

@@ -16,9 +16,9 @@ import pytest
 import toolkit as tk
 from toolkit._contract import ToolContract
 from toolkit._exceptions import SchemaError
-from toolkit._lints import LintMemo, lint
+from toolkit._lints import lint
 from toolkit._lowering import Memo, lower
-from toolkit._tool import build_tool
+from toolkit._tool import DocumentBuild, build_tool
 
 pytestmark = pytest.mark.corpus
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "openapi"
@@ -129,22 +129,22 @@ def test_a_root_that_merges_is_lowered_without_the_memo() -> None:
     assert not memo.parameters
 
 
-def _tool(properties: dict[str, Any], defs: dict[str, Any], memo: Memo, lints: LintMemo) -> tk.Tool:
+def _tool(properties: dict[str, Any], defs: dict[str, Any], document: DocumentBuild) -> tk.Tool:
     contract = ToolContract(name="t", description="Find things by their dates.", args_schema=_root(properties, defs))
-    return build_tool(contract, memo=memo, lint_memo=lints)
+    return build_tool(contract, document=document)
 
 
 def test_lint_memo_follows_what_references_mean() -> None:
-    memo, lints, prop = Memo(), LintMemo(), {"$ref": "#/$defs/When"}
+    document, prop = DocumentBuild(), {"$ref": "#/$defs/When"}
     plain = {"When": {"type": "string", "description": "Created since this date (YYYY-MM-DD)."}}
     typed = {"When": {"type": "string", "format": "date", "description": "Created since this date (YYYY-MM-DD)."}}
-    first = _tool({"created_since": prop, "limit": {"type": "integer"}}, plain, memo, lints)
-    second = _tool({"created_since": prop, "limit": {"type": "integer"}}, typed, memo, lints)
+    first = _tool({"created_since": prop, "limit": {"type": "integer"}}, plain, document)
+    second = _tool({"created_since": prop, "limit": {"type": "integer"}}, typed, document)
     assert {x.code for x in first.lints} >= {"TK804", "TK102"}
     assert "TK804" not in {x.code for x in second.lints}
     assert first.lints == lint(first)
     assert second.lints == lint(second)
-    again = _tool({"limit": {"type": "integer"}, "created_since": prop}, plain, memo, lints)
+    again = _tool({"limit": {"type": "integer"}, "created_since": prop}, plain, document)
     assert again.lints == lint(again)
     assert [x.path for x in again.lints if x.code == "TK102"] == ["limit"]
 
@@ -239,3 +239,16 @@ def test_a_root_is_shared_only_while_its_definitions_are_the_same_objects() -> N
     assert memo.root(other) is not root
     assert memo.root({"type": "object", "properties": {"a": {"default": float("nan")}}}) is not None
     assert memo.root({"type": "object", "$defs": []}) is None
+
+
+def test_a_root_the_validator_cannot_enforce_is_refused_for_every_tool_of_the_document() -> None:
+    """Lowering reads the root (``dependencies`` is a loss there), the validator refuses it: the second tool of
+    the same root is refused too, although its lowering is already in the document's memo."""
+    schema = {"type": "object", "properties": {"a": {"type": "object", "dependencies": {"x": ["y"]}}}}
+    document = DocumentBuild()
+    for name in ("first", "second"):
+        contract = ToolContract(name=name, description="Do a thing.", args_schema=json.loads(json.dumps(schema)))
+        with pytest.raises(SchemaError) as caught:
+            build_tool(contract, document=document)
+        assert caught.value.slug == "unsupported_keyword"
+    assert tk.lower(schema).losses  # lowering alone takes it

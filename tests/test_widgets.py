@@ -378,7 +378,7 @@ CREDENTIAL_FRAGMENT = (Path(__file__).parent / "specs" / "reports_credentials.ya
 
 
 def test_binding_view_lists_the_credentials_removed_and_the_variable_that_fills_each() -> None:
-    from toolkit._credentials import env_name
+    from toolkit._credential_record import env_name
 
     tool = tk.from_openapi(CREDENTIAL_FRAGMENT, namespace="reports").tools[0]
     removed = {c.name: c for c in tool.contract.credentials}

@@ -3,7 +3,8 @@
 It reads the package's modules (and, in the scan's own test, a sample module) and yields a :class:`Finding` for
 each literal string written as the code/action/slug argument of ``FieldError``, ``Notice``, ``Rejection`` and
 every function or class whose parameter is typed with a vocabulary's ``Literal`` alias (``Run.error``,
-``Refusal``, ``Candidate.reject`` ...), as ``slug=`` of an exception class or class-level ``slug = ...``, and
+``Refusal``, ``Candidate.reject`` ...), as ``slug=`` of an exception class or class-level ``slug = ...`` (and
+each public exception class's own slug, the first of its ``slugs`` table), and
 the strings a local variable or a module table feeds into those places (an f-string gives its shape:
 ``http_<status>``). A value passed on from an attribute (``refusal.slug``) or from a parameter typed with the
 same alias is already checked where it was written; anything else is a finding ``<cannot tell: ...>``.
@@ -18,20 +19,19 @@ from pathlib import Path
 from typing import get_args
 
 import toolkit
-from toolkit import _exceptions, _refs
+from toolkit import _exceptions, _schema
 
 PACKAGE = Path(toolkit.__file__).parent
 
 ALIASES: Mapping[str, str] = {
     "FieldCode": "field code",
     "NoticeAction": "notice action",
-    "ErrorSlug": "exception slug",
     "RefusalSlug": "refusal slug",
     "DialectSlug": "dialect refusal slug",
 }
 """Each vocabulary's ``Literal`` alias, by name, and what the findings call the vocabulary."""
 
-SHARED: Mapping[str, tuple[str, ...]] = {"RefSlug": get_args(_refs.RefSlug)}
+SHARED: Mapping[str, tuple[str, ...]] = {"RefSlug": get_args(_schema.RefSlug)}
 """Narrower aliases whose members belong to several vocabularies (a reference fails with the same slug as an
 exception and as an operation's refusal): a value typed with one is each of its members."""
 
@@ -53,7 +53,7 @@ class Finding:
 
 
 def _alias_of(annotation: ast.expr | None) -> str | None:
-    """The vocabulary an annotation names (``FieldCode``, ``ErrorSlug | None``), if any."""
+    """The vocabulary an annotation names (``FieldCode``, ``RefusalSlug | None``), if any."""
     if annotation is None:
         return None
     names = {n.id for n in ast.walk(annotation) if isinstance(n, ast.Name)}
@@ -113,6 +113,9 @@ class Scan:
                     grew = True
 
     def findings(self) -> Iterator[Finding]:
+        for cls in _public_exceptions():  # a class's own slug, carried when it is raised without ``slug=``
+            if cls is not _exceptions.ToolkitError:  # (the root is never raised itself)
+                yield Finding("exception slug", cls.slug, "toolkit/_exceptions.py", cls.__name__)
         for module in self.modules:
             yield from _Visitor(self, module).run()
 

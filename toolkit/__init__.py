@@ -5,8 +5,9 @@
     tool.declaration          # the exact JSON the model receives (Gemini Schema subset)
     tool.validate({"limit": "10"}).to_dict()   # strict: invalid_arguments, wrong_type
 
-Heavy dependencies (pydantic, pandas, ipywidgets, google-genai, httpx) load lazily, on first use of the
-name that needs them, so ``import toolkit`` stays fast for the CLI and generated modules.
+Every name but the exceptions loads on first use (a module-level ``__getattr__``, as pydantic does), so
+``import toolkit`` costs what a generated module or ``toolkit --help`` needs and no more, and a first
+``from_function`` loads the stages it runs (``benchmarks/bench_import.py`` measures both).
 """
 
 from __future__ import annotations
@@ -14,44 +15,43 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from toolkit._canonical import pretty as canonical_json
-from toolkit._context import ToolContext
-from toolkit._contract import Injected, Lint, Loss, Policy, ToolContract
-from toolkit._envelope import (
-    BatchItem,
-    BatchResult,
-    FieldError,
-    Notice,
-    Replay,
-    SagaReport,
-    SagaStep,
-    ToolResult,
-)
 from toolkit._exceptions import (
     ChecksumMismatch,
     CodegenError,
+    FixtureFileError,
+    GitError,
     GoldenError,
+    MissingExtraError,
     NamingError,
+    NotCallableError,
+    ProviderError,
     RuntimeConfigError,
     SchemaError,
     SignatureError,
     SpecError,
     TargetError,
+    ToolCallShapeError,
     ToolkitError,
+    UnknownOperationError,
+    UsageError,
 )
-from toolkit._tool import Rejection, Tool, Toolset
 
 __version__ = "0.1.0"
 """The package version, in one place: the build reads it here, generated modules record it in their header."""
 
 if TYPE_CHECKING:
     from toolkit import _golden as golden
+    from toolkit._canonical import pretty as canonical_json
     from toolkit._codegen import generate
+    from toolkit._context import ToolContext
+    from toolkit._contract import Injected, Lint, Loss, Policy, ToolContract
     from toolkit._diff import Change, DeclarationDiff, SpecDiff, diff_declarations, diff_specs
+    from toolkit._envelope import BatchItem, BatchResult, FieldError, Notice, Replay, SagaReport, SagaStep, ToolResult
     from toolkit._fixtures import Fixture, FixtureReport, fire, fixtures, load_fixtures
     from toolkit._from_python import from_function
     from toolkit._lowering import Lowered, Payload, lower
     from toolkit._openapi import from_openapi
+    from toolkit._tool import Rejection, Tool, Toolset
     from toolkit._wire import Call, PayloadSet, payloads
     from toolkit._wire._live import LiveRun, try_live
     from toolkit.widgets import Workbench
@@ -66,18 +66,23 @@ __all__ = [
     "DeclarationDiff",
     "FieldError",
     "Fixture",
+    "FixtureFileError",
     "FixtureReport",
+    "GitError",
     "GoldenError",
     "Injected",
     "Lint",
     "LiveRun",
     "Loss",
     "Lowered",
+    "MissingExtraError",
     "NamingError",
+    "NotCallableError",
     "Notice",
     "Payload",
     "PayloadSet",
     "Policy",
+    "ProviderError",
     "Rejection",
     "Replay",
     "RuntimeConfigError",
@@ -89,11 +94,14 @@ __all__ = [
     "SpecError",
     "TargetError",
     "Tool",
+    "ToolCallShapeError",
     "ToolContext",
     "ToolContract",
     "ToolResult",
     "ToolkitError",
     "Toolset",
+    "UnknownOperationError",
+    "UsageError",
     "Workbench",
     "__version__",
     "canonical_json",
@@ -113,6 +121,23 @@ __all__ = [
 
 # name -> (module, attribute); attribute None means the module itself.
 _LAZY: dict[str, tuple[str, str | None]] = {
+    "canonical_json": ("toolkit._canonical", "pretty"),
+    "ToolContext": ("toolkit._context", "ToolContext"),
+    **{name: ("toolkit._contract", name) for name in ("Injected", "Lint", "Loss", "Policy", "ToolContract")},
+    **{
+        name: ("toolkit._envelope", name)
+        for name in (
+            "BatchItem",
+            "BatchResult",
+            "FieldError",
+            "Notice",
+            "Replay",
+            "SagaReport",
+            "SagaStep",
+            "ToolResult",
+        )
+    },
+    **{name: ("toolkit._tool", name) for name in ("Rejection", "Tool", "Toolset")},
     "from_function": ("toolkit._from_python", "from_function"),
     "from_openapi": ("toolkit._openapi", "from_openapi"),
     "lower": ("toolkit._lowering", "lower"),

@@ -7,8 +7,11 @@ Two canonical forms, for two jobs:
 * :func:`compact` — what idempotency keys hash: sorted keys, no whitespace, numbers normalised
   (``1.0`` and ``1`` are the same number; ``Decimal("1.50")`` is ``1.5``).
 
-And one key for the memos that share work between the operations of a document: :func:`json_key`, the JSON
-text of a value as it is (keys in their order), which tells apart every two values that lower differently.
+And one key for the memos that share work between the operations of a document: :func:`json_text_key`, the JSON
+text of a value as it is (keys in their order), which tells apart every two values that lower differently. Its
+equality is the text's: ``1`` and ``1.0`` are two keys, because they lower to two declarations. The validator's
+``json_key`` (``toolkit._validation._run``) is JSON Schema's equality instead (``enum``, ``const``,
+``uniqueItems``: ``1`` is ``1.0``); ``tests/test_json_text_key.py`` shows each caller needs its own.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["JSON_TYPES", "JSONValue", "compact", "json_copy", "json_key", "json_type", "pretty"]
+__all__ = ["JSON_TYPES", "JSONValue", "compact", "json_copy", "json_text_key", "json_type", "pretty"]
 
 JSON_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 """The seven JSON Schema type names."""
@@ -60,7 +63,7 @@ def compact(value: JSONValue) -> str:
     )
 
 
-def json_key(value: Any) -> bytes | None:
+def json_text_key(value: Any) -> bytes | None:
     """``value``'s JSON text, keys in their order, as a dictionary key (``None`` for what JSON cannot spell):
     equal for two values only when ``json.dumps`` writes them alike, so ``1`` and ``1.0``, ``true`` and ``1``,
     ``null`` and NaN stay apart. orjson writes it (about five times faster than ``json.dumps``); what orjson

@@ -9,20 +9,20 @@ ever read it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from toolkit._credentials import Credential
+from toolkit._credential_record import Credential
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import LINT_RENDERER, LOSS_RENDERER
+from toolkit._regex import lazy
 
 __all__ = [
     "PARAMETER_NAME",
     "TOOL_NAME",
     "Effect",
-    "FormField",
+    "FormEncoding",
     "FormStyle",
     "FrameworkSource",
     "Injected",
@@ -35,10 +35,10 @@ __all__ = [
     "parse_binding",
 ]
 
-TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+TOOL_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 """The genai ``FunctionDeclaration`` name rule: a letter or ``_`` first, then letters, digits, ``_.:-``; ≤ 128."""
 
-PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+PARAMETER_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 """The rule every argument name must meet (what Vertex AI accepts as a parameter name)."""
 
 Effect = Literal["read", "write"]
@@ -167,7 +167,8 @@ class SecurityScheme:
     """Where one credential goes: ``kind`` api_key (``location`` header/query/cookie, ``name``) or bearer/basic.
 
     ``key`` is the scheme's name in the spec; the runtime configuration maps it to the secret's source, and
-    without one the environment variable ``env`` is read (``""``: none; see :func:`toolkit._credentials.env_name`).
+    without one the environment variable ``env`` is read (``""``: none; see
+    :func:`toolkit._credential_record.env_name`).
     """
 
     key: str
@@ -178,7 +179,7 @@ class SecurityScheme:
 
 
 @dataclass(frozen=True, slots=True)
-class FormField:
+class FormEncoding:
     """How one field of an ``application/x-www-form-urlencoded`` body is encoded (the spec's ``encoding``).
 
     ``style`` and ``explode`` as OpenAPI defines them for forms (default ``form``, exploded); ``deepObject``
@@ -208,10 +209,10 @@ class ToolContract:
     as domain checks, and generated modules store them).
 
     What the runtime fills and the model never sees: ``credentials`` (parameters the spec declares that carry
-    a secret, see :class:`~toolkit._credentials.Credential`) and ``idempotency_key`` (where the operation takes
+    a secret, see :class:`~toolkit._credential_record.Credential`) and ``idempotency_key`` (where the operation takes
     an idempotency key, as a binding value such as ``"header.Idempotency-Key"``: the runtime sends the
     ledger's dedupe key there). ``form`` is ``None`` for a JSON body; for an ``application/x-www-form-urlencoded``
-    body it maps body field names to their :class:`FormField` encoding (a field not listed uses the default).
+    body it maps body field names to their :class:`FormEncoding` encoding (a field not listed uses the default).
     """
 
     name: str
@@ -232,7 +233,7 @@ class ToolContract:
     framework: FrameworkSource | None = None
     credentials: tuple[Credential, ...] = ()
     idempotency_key: str | None = None
-    form: Mapping[str, FormField] | None = None
+    form: Mapping[str, FormEncoding] | None = None
 
 
 def parse_binding(value: str) -> tuple[BindingLocation, str | None]:

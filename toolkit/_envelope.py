@@ -8,7 +8,6 @@ except the four keys every :class:`ToolResult` always carries: ``status``, ``dat
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -25,6 +24,7 @@ from toolkit._display._envelopes import (
     SAGA_RENDERER,
     SAGA_STEP_RENDERER,
 )
+from toolkit._regex import lazy
 
 __all__ = [
     "UNSET",
@@ -63,7 +63,7 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy("[\ud800-\udfff]")
 _BIG_INT = 2**4000
 """Integers from here on are written through ``Decimal``: ``json.dumps`` (``int.__repr__``) refuses those over
 4,300 digits."""

@@ -28,7 +28,14 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
 
-from toolkit._exceptions import SignatureError, SpecError, TargetError, ToolkitError
+from toolkit._exceptions import (
+    NotCallableError,
+    SignatureError,
+    SpecError,
+    TargetError,
+    ToolkitError,
+    UnknownOperationError,
+)
 from toolkit._openapi import from_openapi
 from toolkit._openapi._parse import parse_text
 from toolkit._openapi._select import load_overrides
@@ -287,7 +294,7 @@ def tools_of(value: Any, label: str, **options: Any) -> list[Tool]:
         return list(value.tools)
     if not callable(value):
         shown = repr(value) if len(repr(value)) <= 40 else type(value).__name__ + " value"
-        raise TargetError(f"{label} is not a function, Tool or Toolset (it is {shown})", slug="not_callable")
+        raise NotCallableError(f"{label} is not a function, Tool or Toolset (it is {shown})")
     # The Python source stage loads pydantic: only when a target names a function.
     from toolkit._from_python import from_function
 
@@ -366,5 +373,5 @@ def pick(tools: Iterable[Tool], op: str | None) -> list[Tool]:
     chosen = [t for t in every if op in (t.name, t.operation_id)]
     if not chosen:
         names = ", ".join(t.operation_id or t.name for t in every) or "none"
-        raise ToolkitError(f"no operation or tool named {op!r}; choose one of: {names}", slug="unknown_operation")
+        raise UnknownOperationError(f"no operation or tool named {op!r}; choose one of: {names}")
     return chosen

@@ -21,7 +21,7 @@ from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, 
 from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, check_budget, declaration_bytes, fit, tokens
 from toolkit._lowering._shared import Root
 from toolkit._lowering.gemini import has_arguments
-from toolkit._refs import has_silent_objects
+from toolkit._schema import has_silent_objects
 from toolkit._validation import domain_rules
 from toolkit._validation import validate as validate_args
 from toolkit._validation._enforce import check_enforceable
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from toolkit._envelope import FieldError, ToolResult
     from toolkit._validation import Validator
 
-__all__ = ["DomainCheck", "Rejection", "Tool", "Toolset", "build_tool"]
+__all__ = ["DocumentBuild", "DomainCheck", "Rejection", "Tool", "Toolset", "build_tool"]
 
 DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 """A domain rule: receives structurally valid arguments (JSON values), yields field errors (→ ``rejected``)."""
@@ -260,6 +260,23 @@ class Toolset(Displayable):
         return f"<Toolset {self.namespace!r} tools={len(self.tools)} rejected={len(self.rejected)}>"
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentBuild:
+    """The work the tools of one document share while they are built (an OpenAPI document's operations, whose
+    ``$defs`` names mean the same schemas): pass one to :func:`build_tool` for each tool of the document.
+
+    Each table is filled as the tools are built and only ever answers with what building the tool alone would
+    give, so a tool is the same with or without one (``benchmarks/corpus_digest.py`` checks it on the corpus).
+    """
+
+    lowering: Memo = field(default_factory=Memo)
+    """Top-level parameters and whole ``args_schema`` roots already lowered (most are shared by many tools)."""
+    lints: LintMemo = field(default_factory=LintMemo)
+    """Top-level parameters already linted, and lowered nodes already measured."""
+    enforced: set[int] = field(default_factory=set)
+    """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
+
+
 def build_tool(
     contract: ToolContract,
     *,
@@ -268,10 +285,8 @@ def build_tool(
     fn: Callable[..., Any] | None = None,
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     context_param: str | None = None,
-    enforced: set[int] | None = None,
     budget: int | None = DEFAULT_BUDGET,
-    memo: Memo | None = None,
-    lint_memo: LintMemo | None = None,
+    document: DocumentBuild | None = None,
 ) -> Tool:
     """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
     everything into a :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`.
@@ -279,25 +294,24 @@ def build_tool(
     The tool's domain checks are the contract's declarative ``domain_rules`` followed by ``domain_checks``.
     A schema the validator could not enforce (an unreadable pattern, a malformed or superseded keyword, a
     bad reference) raises :class:`~toolkit.SchemaError` here, when the tool is built, not on a call.
-    ``enforced`` (ids of schema nodes already checked, shared by the tools of one document) spares checking
-    shared definitions again; ``memo`` and ``lint_memo`` (shared by the same tools) spare lowering and linting
-    their shared parameters again. ``budget`` is the declaration's size budget in bytes unless the policy names
-    one (``None``: no budget); a declaration no reduction fits raises ``SchemaError`` (slug
+    ``document`` (one :class:`DocumentBuild` for the tools of one document) spares lowering, checking and
+    linting what they share again. ``budget`` is the declaration's size budget in bytes unless the policy
+    names one (``None``: no budget); a declaration no reduction fits raises ``SchemaError`` (slug
     ``declaration_over_budget``).
     """
     policy = policy or Policy()
+    memo = document.lowering if document is not None else None
     root = memo.root(contract.args_schema) if memo is not None else None  # what tools of these arguments share
     lowered = root.lowered if root is not None else None
     if lowered is None:
         lowered = lower(contract.args_schema, memo=memo)  # reads every reference, as the validator will
+        done = document.enforced if document is not None else None
+        check_enforceable(contract.args_schema, references=False, done=done)
         if root is not None:
-            root.lowered = lowered
-    if root is None or not root.enforced:
-        check_enforceable(contract.args_schema, references=False, done=enforced)
-        if root is not None:
-            root.enforced = True
+            root.lowered = lowered  # lowered and enforceable: the next tool of this root needs neither again
     lowered, fitted = _fitted(contract, lowered, policy, budget, memo, root)
     parameters = lowered.schema if has_arguments(contract) else None
+    lint_memo = document.lints if document is not None else None
     return Tool(
         contract=contract,
         parameters=parameters,

@@ -24,8 +24,8 @@ from typing import Any
 from toolkit import __version__
 from toolkit._canonical import pretty
 from toolkit._codegen._files import GENERATED_MARK, load_trim, stale_files, write_package
-from toolkit._contract import FormField, SecurityScheme
-from toolkit._credentials import Credential
+from toolkit._contract import FormEncoding, SecurityScheme
+from toolkit._credential_record import Credential
 from toolkit._exceptions import CodegenError
 from toolkit._tool import Tool, Toolset
 from toolkit.runtime.trim import Trim
@@ -217,7 +217,7 @@ def _contract_json(tool: Tool, rules: Sequence[Mapping[str, Any]]) -> dict[str, 
     }
 
 
-def _form_json(form: Mapping[str, FormField] | None) -> dict[str, Any] | None:
+def _form_json(form: Mapping[str, FormEncoding] | None) -> dict[str, Any] | None:
     if form is None:
         return None
     return {name: {"style": f.style, "explode": f.explode, "json": f.json} for name, f in sorted(form.items())}
@@ -241,7 +241,7 @@ def _stems(tools: tuple[Tool, ...]) -> dict[str, Tool]:
         if tool.method is None or tool.path is None:
             raise CodegenError(
                 f"tool {tool.name!r} is not an HTTP operation; generate modules from an OpenAPI toolset",
-                slug="not_http_tool",
+                slug="not_an_operation",
             )
         stem = module_name(tool.name)
         if stem in by_stem or _class_name(stem) in {_class_name(s) for s in by_stem}:

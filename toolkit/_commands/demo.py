@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit._commands import plain_text
 from toolkit._context import ToolContext
-from toolkit._exceptions import SpecError, ToolkitError
+from toolkit._exceptions import MissingExtraError, SpecError
 from toolkit._openapi import from_openapi
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool, Trim
 
@@ -100,9 +100,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:  # the demo API's web stack is the optional `demo` extra
         from toolkit.examples.demo_api import default_db_path, seeded_order_ids, serve
     except ModuleNotFoundError as error:
-        raise ToolkitError(
-            f"the demo needs {error.name}, which is not installed: pip install 'toolkit-workbench[demo]'",
-            slug="missing_extra",
+        raise MissingExtraError(
+            f"the demo needs {error.name}, which is not installed: pip install 'toolkit-workbench[demo]'"
         ) from None
 
     spec = find_spec(args.spec)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit import _golden
 from toolkit._commands import plain_text, progress, write_json
 from toolkit._diff import VERDICT_ADVICE, SpecDiff, diff_declarations, diff_dialects, spec_diff_of
-from toolkit._exceptions import GoldenError, ToolkitError
+from toolkit._exceptions import GitError, GoldenError, UsageError
 from toolkit._lowering import DIALECTS
 from toolkit._openapi import from_openapi
 from toolkit._targets import default_namespace, is_spec, is_tool_target, load_spec, load_tools
@@ -111,10 +111,10 @@ def _git(*arguments: str) -> str:
     try:
         done = subprocess.run(["git", *arguments], capture_output=True, text=True, check=False)
     except OSError as error:
-        raise ToolkitError(f"cannot run git ({error}); install git or compare two folders instead") from error
+        raise GitError(f"cannot run git ({error}); install git or compare two folders instead") from error
     if done.returncode != 0:
         reason = done.stderr.strip() or "no such revision"
-        raise ToolkitError(f"git {' '.join(arguments)} failed: {reason}; check the revision name", slug="git_failed")
+        raise GitError(f"git {' '.join(arguments)} failed: {reason}; check the revision name")
     return done.stdout
 
 
@@ -150,9 +150,7 @@ def _side(text: str, args: argparse.Namespace, namespace: str, select: str) -> _
         declaration = _json_declaration(path) if path.is_file() else None
         return declaration if declaration is not None else load_spec(text, namespace, select=select)
     what = "is neither a folder nor a file" if not path.exists() else "is not a spec (.yaml, .yml or .json)"
-    raise ToolkitError(
-        f"{text!r} {what}; pass a golden folder, a spec, a declaration .json or file.py:function", slug="usage"
-    )
+    raise UsageError(f"{text!r} {what}; pass a golden folder, a spec, a declaration .json or file.py:function")
 
 
 def _golden_of(new: _Side, stored: dict[str, dict[str, Any]], where: str, target: str) -> _Side:
@@ -174,17 +172,14 @@ def _sides(args: argparse.Namespace) -> tuple[str, str]:
     """Labels of the two sides, checked against the usage rules."""
     if args.git:
         if len(args.sides) > 1:
-            raise ToolkitError(
-                "with --git REV give at most one side (the NEW one; default: the golden folder)", slug="usage"
-            )
+            raise UsageError("with --git REV give at most one side (the NEW one; default: the golden folder)")
         return f"git:{args.git}", (args.sides[0] if args.sides else args.dir)
     if len(args.sides) == 1 and is_tool_target(args.sides[0]):
         return f"golden:{args.dir}", args.sides[0]
     if len(args.sides) != 2:
-        raise ToolkitError(
+        raise UsageError(
             "give two sides, OLD and NEW (golden folders, specs, declaration files or file.py:function), "
-            "one function to compare with its golden file, or use --git REV",
-            slug="usage",
+            "one function to compare with its golden file, or use --git REV"
         )
     return args.sides[0], args.sides[1]
 

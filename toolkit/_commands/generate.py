@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._codegen import generate, load_trim, stale_files, write_package
 from toolkit._commands import plain_text
 from toolkit._diff._text import plural
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import UsageError
 from toolkit._targets import default_namespace, is_spec, load_spec
 
 if TYPE_CHECKING:
@@ -57,10 +57,9 @@ def _display_path(spec: str) -> str:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     if not is_spec(args.spec):
-        raise ToolkitError(
+        raise UsageError(
             f"generate reads an OpenAPI spec (.yaml, .yml or .json), not {args.spec!r}: generated modules call "
-            "HTTP operations; for a Python function, import the function itself",
-            slug="usage",
+            "HTTP operations; for a Python function, import the function itself"
         )
     trim = load_trim(args.trim) if args.trim else None
     toolset = load_spec(args.spec, args.namespace or default_namespace(args.spec), overrides=args.overrides)

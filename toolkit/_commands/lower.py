@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._canonical import pretty
 from toolkit._commands import add_target_arguments, plain_text, progress, write_json
 from toolkit._diff._text import plural
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import UsageError
 from toolkit._lowering import DIALECTS
 from toolkit._openapi import summarise
 from toolkit._openapi._refusal import SLUGS
@@ -167,7 +167,7 @@ def _summary(console: Console, args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.summary:
         if not is_spec(args.target):
-            raise ToolkitError("--summary needs an OpenAPI spec target (spec.yaml or spec.json)", slug="usage")
+            raise UsageError("--summary needs an OpenAPI spec target (spec.yaml or spec.json)")
         return _summary(console, args)
     select = "all" if args.all else "extension"
     with progress(console, f"lowering {args.target}", None):

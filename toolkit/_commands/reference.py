@@ -3,7 +3,7 @@
     toolkit reference                      # print the tables as Markdown
     toolkit reference --write README.md    # replace the README's reference section (never written by hand)
 
-The tables live where their vocabularies are defined: field codes and notice actions in ``toolkit._codes``,
+The tables live where their vocabularies are defined: field codes and notice actions in ``toolkit._envelope_codes``,
 exception slugs in ``toolkit._exceptions``, refusal slugs in ``toolkit._openapi._refusal``, dialect refusal
 slugs in ``toolkit._lowering._dialect``, declaration reductions in ``toolkit._lowering._budget``.
 """
@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit._codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._commands import plain_text
+from toolkit._envelope_codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._exceptions import ERROR_SLUGS
 from toolkit._lowering._budget import REDUCTIONS
 from toolkit._lowering._dialect import DIALECT_SLUGS
@@ -42,7 +42,7 @@ COMMAND = "toolkit reference --write README.md"
 
 _INTRO = (
     "The stable vocabularies: tools, tests and models match on these, never on messages. Generated from the tables "
-    "in\n`toolkit/_codes.py`, `toolkit/_exceptions.py`, `toolkit/_openapi/_refusal.py`, "
+    "in\n`toolkit/_envelope_codes.py`, `toolkit/_exceptions.py`, `toolkit/_openapi/_refusal.py`, "
     "`toolkit/_lowering/_dialect.py` and\n`toolkit/_lowering/_budget.py` by "
     f"`{COMMAND}`; a test keeps this section equal to them."
 )
@@ -65,10 +65,7 @@ def _meanings(table: Mapping[str, str]) -> list[tuple[str, str]]:
 
 def reference_markdown() -> str:
     """The whole ``## Reference`` section, ending in one newline."""
-    slugs = [
-        (f"`{slug}`", ", ".join(c.__name__ for c in entry.raised_by), entry.meaning)
-        for slug, entry in sorted(ERROR_SLUGS.items())
-    ]
+    slugs = [(f"`{slug}`", entry.raised_by.__name__, entry.meaning) for slug, entry in sorted(ERROR_SLUGS.items())]
     parts = [
         HEADING,
         _INTRO,

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit._commands import plain_text
-from toolkit._exceptions import RuntimeConfigError, ToolkitError
+from toolkit._exceptions import MissingExtraError, RuntimeConfigError, UsageError
 from toolkit._targets import import_location, is_spec, load_spec, load_tools, split_target
 from toolkit.runtime.http import HttpConfig
 
@@ -74,9 +74,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     try:  # the mcp SDK is the optional `mcp` extra, and heavy: it loads only when serving
         from toolkit.runtime import mcp
     except ModuleNotFoundError as error:
-        raise ToolkitError(
-            f"serving needs {error.name}, which is not installed: pip install 'toolkit-workbench[mcp]'",
-            slug="missing_extra",
+        raise MissingExtraError(
+            f"serving needs {error.name}, which is not installed: pip install 'toolkit-workbench[mcp]'"
         ) from None
     # rich loads when a command runs, so `toolkit --help` stays fast.
     from rich.console import Console
@@ -104,11 +103,11 @@ def _check_options(args: argparse.Namespace) -> None:
     given = [f"--{name}" for name in ("host", "port") if getattr(args, name) is not None]
     given += ["--allow-remote"] if args.allow_remote else []
     if given and not args.http:
-        raise ToolkitError(f"{' and '.join(given)} apply to --http only; add --http to serve over HTTP", slug="usage")
+        raise UsageError(f"{' and '.join(given)} apply to --http only; add --http to serve over HTTP")
     if args.port is not None and not 0 <= args.port <= 65535:
-        raise ToolkitError(f"--port {args.port} is not a port number (0 to 65535)", slug="usage")
+        raise UsageError(f"--port {args.port} is not a port number (0 to 65535)")
     if args.ledger and args.no_ledger:
-        raise ToolkitError("--ledger and --no-ledger contradict each other; give one", slug="usage")
+        raise UsageError("--ledger and --no-ledger contradict each other; give one")
 
 
 def _credentials(given: list[str]) -> dict[str, str]:
@@ -117,9 +116,7 @@ def _credentials(given: list[str]) -> dict[str, str]:
     for item in given:
         scheme, sep, variable = item.partition("=")
         if not sep or not scheme or not variable:
-            raise ToolkitError(
-                f"--credential {item!r} is not SCHEME=VARIABLE (e.g. apiKey=ORDERS_API_KEY)", slug="usage"
-            )
+            raise UsageError(f"--credential {item!r} is not SCHEME=VARIABLE (e.g. apiKey=ORDERS_API_KEY)")
         if not os.environ.get(variable):
             raise RuntimeConfigError(
                 f"--credential {item}: the environment variable {variable} is unset or empty; export {variable}=...",
@@ -172,9 +169,8 @@ def _check_credentials(tools: Served, credentials: dict[str, str], notes: Consol
     unknown = sorted(set(credentials) - set(schemes))
     if unknown:
         known = ", ".join(sorted(schemes)) or "none"
-        raise ToolkitError(
-            f"--credential names {', '.join(unknown)}, which no served tool uses; the credential keys are: {known}",
-            slug="usage",
+        raise UsageError(
+            f"--credential names {', '.join(unknown)}, which no served tool uses; the credential keys are: {known}"
         )
     for key, names in sorted(schemes.items()):
         if key not in credentials:

@@ -22,7 +22,7 @@ from toolkit._diff._rules import KINDS, RULES, Change, change, contrast, diff_sc
 from toolkit._diff._text import plural
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._reports import DECLARATION_DIFF_RENDERER, SPEC_DIFF_RENDERER
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import UsageError
 from toolkit._openapi import from_openapi
 from toolkit._tool import Toolset
 
@@ -401,7 +401,7 @@ def diff_specs(old: Any, new: Any, namespace: str, **from_openapi_kwargs: Any) -
     :class:`~toolkit.Toolset` objects. Tools are matched by name; operations that became rejected are listed.
     """
     if not isinstance(namespace, str) or not namespace:
-        raise ToolkitError("diff_specs needs the namespace both spec versions are built with, e.g. 'orders'")
+        raise UsageError("diff_specs needs the namespace both spec versions are built with, e.g. 'orders'")
     return spec_diff_of(
         _toolset(old, namespace, from_openapi_kwargs),
         _toolset(new, namespace, from_openapi_kwargs),

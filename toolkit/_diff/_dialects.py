@@ -25,7 +25,7 @@ from typing import Any
 
 from toolkit._exceptions import SchemaError
 from toolkit._lowering import dialect_named
-from toolkit._refs import Refs
+from toolkit._schema import Refs
 
 __all__ = ["MAX_INLINE", "collection_of", "declaration_of", "is_declaration", "many_of", "readable", "view"]
 

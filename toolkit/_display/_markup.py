@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from toolkit._regex import lazy
 
 __all__ = [
     "STATUS_COLOURS",
@@ -52,7 +53,7 @@ _TINTS: dict[str, str] = {"#1a7f37": "#dafbe1", "#cf222e": "#ffebe9", "#bc4c00":
 _CELL = "text-align:left;vertical-align:top;padding:0.15em 0.6em"
 
 _JSON_COLOURS = {"key": "#0550ae", "string": "#0a3069", "number": "#953800", "literal": "#8250df"}
-_JSON_TOKEN = re.compile(
+_JSON_TOKEN = lazy(
     r'(?P<string>"(?:[^"\\]|\\.)*")(?P<colon>\s*:)?'
     r"|(?P<number>-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"
     r"|(?P<literal>\btrue\b|\bfalse\b|\bnull\b)"

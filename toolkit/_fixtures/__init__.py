@@ -31,7 +31,7 @@ from toolkit._fixtures._fixture import EXPECTED, Fixture, Fixtures, load_fixture
 from toolkit._fixtures._nested import NESTED_CAP, nested_sites, place, sample
 from toolkit._fixtures._report import FixtureReport, FixtureRow, verdict
 from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._refs import Refs, Resolve, check_references, schema_types
+from toolkit._schema import Refs, Resolve, check_references, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import refuses_unlisted
 from toolkit._validation._expected import format_path

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeGuard
 
 from toolkit._exceptions import SchemaError
 from toolkit._fixtures._values import NO_VALUE, core, example
-from toolkit._refs import main_type
+from toolkit._schema import main_type
 from toolkit._validation._checks import is_multiple
 from toolkit._validation._compile import refuses_unlisted
 from toolkit._validation._expected import declared_texts

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._reports import FIXTURE_RENDERER
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import FixtureFileError, ToolkitError
 
 __all__ = ["EXPECTED", "Expected", "Fixture", "Fixtures", "load_fixtures"]
 
@@ -56,7 +56,7 @@ def _read(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ToolkitError(f"cannot read fixtures file {path}: {exc.strerror}", slug="bad_fixture_file") from None
+        raise FixtureFileError(f"cannot read fixtures file {path}: {exc.strerror}") from None
     try:
         if path.suffix.lower() == ".json":
             return json.loads(text)
@@ -65,7 +65,7 @@ def _read(path: Path) -> Any:
 
         return yaml.safe_load(text)
     except ValueError as exc:  # json.JSONDecodeError; a YAML error is handled by the caller
-        raise ToolkitError(f"{path} is not valid JSON: {exc}", slug="bad_fixture_file") from None
+        raise FixtureFileError(f"{path} is not valid JSON: {exc}") from None
 
 
 def load_fixtures(path: str | PathLike[str]) -> list[Fixture]:
@@ -76,20 +76,19 @@ def load_fixtures(path: str | PathLike[str]) -> list[Fixture]:
     except ToolkitError:
         raise
     except Exception as exc:  # yaml.YAMLError
-        raise ToolkitError(f"{where} is not valid YAML: {exc}", slug="bad_fixture_file") from None
+        raise FixtureFileError(f"{where} is not valid YAML: {exc}") from None
     if isinstance(data, dict) and isinstance(data.get("fixtures"), list):
         data = data["fixtures"]
     if not isinstance(data, list):
         message = f"{where} must hold a list of fixtures, each {{id, args, expected, why}}"
-        raise ToolkitError(message, slug="bad_fixture_file")
+        raise FixtureFileError(message)
     out: list[Fixture] = []
     for i, entry in enumerate(data):
         if not isinstance(entry, dict) or not {"id", "args", "expected"} <= set(entry):
-            raise ToolkitError(f"{where}: fixture #{i} needs id, args and expected", slug="bad_fixture_file")
+            raise FixtureFileError(f"{where}: fixture #{i} needs id, args and expected")
         if entry["expected"] not in EXPECTED:
-            raise ToolkitError(
-                f"{where}: fixture {entry['id']!r} expects {entry['expected']!r}; use one of {', '.join(EXPECTED)}",
-                slug="bad_fixture_file",
+            raise FixtureFileError(
+                f"{where}: fixture {entry['id']!r} expects {entry['expected']!r}; use one of {', '.join(EXPECTED)}"
             )
         family, why, field = (str(entry.get(k, d)) for k, d in (("family", "user"), ("why", ""), ("field", "")))
         out.append(Fixture(str(entry["id"]), family, entry["args"], entry["expected"], why, field))

@@ -1,6 +1,6 @@
 """Fixtures inside: the same families at nested object properties and array items, in a bounded sample.
 
-:func:`nested_sites` walks each top-level parameter's schema (through :mod:`toolkit._refs`, the one reader)
+:func:`nested_sites` walks each top-level parameter's schema (through :mod:`toolkit._schema`, the one reader)
 down to :data:`NESTED_DEPTH` levels and returns one :class:`Site` per nested field: a :class:`Param` named by
 its path in the envelope's own form (``address.postcode``, ``lines[0].sku``, ``lines[0]``) and the valid
 containers above it. The valid base is the top-level baseline; a field the baseline leaves out (an optional
@@ -10,7 +10,9 @@ field changed at its path.
 Only plain containers are entered: an object whose keywords are ``properties``/``required``/
 ``additionalProperties`` (no combinators, counts, dependencies, patterns or names, which could make a change
 at one key change the verdict elsewhere), and an array with a single ``items`` schema (no ``prefixItems``,
-``contains`` or ``unevaluatedItems``). Array items are reached at index 0.
+``contains`` or ``unevaluatedItems``). Array items are reached at index 0. Both are read off the validator's
+own keywords (:data:`toolkit._schema.VALIDATOR_KEYWORDS`, by the type each constrains), so a keyword the
+validator learns for objects, arrays or any value is busy here until this module says it is plain.
 
 :func:`sample` picks at most ``cap`` of the possible (field, family) pairs, deterministically: first one pair
 for every depth and every family not yet seen (shallow fields first), then round-robin over the (depth,
@@ -26,7 +28,7 @@ from typing import Any
 
 from toolkit._fixtures._families import OMIT, Case, Param
 from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._refs import Resolve, schema_types
+from toolkit._schema import FOR_ANY, FOR_ARRAYS, FOR_OBJECTS, Resolve, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._expected import format_path
 
@@ -37,11 +39,19 @@ NESTED_CAP = 64
 NESTED_DEPTH = 4
 """How many levels below a top-level parameter the walk goes (``a.b.c.d``; a recursive ``$ref`` stops here)."""
 
-_BUSY_OBJECT = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "dependentRequired", "dependentSchemas"})
-_BUSY_OBJECT |= {"minProperties", "maxProperties", "patternProperties", "propertyNames", "unevaluatedProperties"}
-_BUSY_OBJECT |= {"$dynamicRef", "enum", "const"}
-_BUSY_ARRAY = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "prefixItems", "contains", "unevaluatedItems"})
-_BUSY_ARRAY |= {"$dynamicRef", "enum", "const"}
+_OWN_KIND = frozenset({"type", "nullable", "format"})
+"""Validator keywords that read the container's own kind: the same whichever field a fixture changes."""
+_FOLLOWED = frozenset({"$ref"})
+"""Read through before the walk (``core`` follows it): its target is walked instead."""
+_INERT_ALONE = frozenset({"then", "else", "minContains", "maxContains"})
+"""Keywords that act only beside another (``if``, ``contains``), which is busy itself."""
+_PLAIN_OBJECT = frozenset({"properties", "required", "additionalProperties"})
+_PLAIN_ARRAY = frozenset({"items", "minItems", "maxItems", "uniqueItems"})
+_BUSY = FOR_ANY - _OWN_KIND - _FOLLOWED - _INERT_ALONE
+_BUSY_OBJECT = (_BUSY | FOR_OBJECTS) - _PLAIN_OBJECT
+"""Validator keywords that make an object's verdict at one key depend on the rest (see the module docstring)."""
+_BUSY_ARRAY = (_BUSY | FOR_ARRAYS) - _PLAIN_ARRAY - _INERT_ALONE
+"""Validator keywords that make an array's verdict at one item depend on the rest."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
 from toolkit._exceptions import SchemaError
-from toolkit._refs import Resolve, main_type
+from toolkit._schema import Resolve, main_type
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._formats import FORMAT_EXAMPLES, check_format
 from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern

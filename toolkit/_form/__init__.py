@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._refs import Refs, Resolve, main_type
+from toolkit._schema import Refs, Resolve, main_type
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._formats import check_format
 

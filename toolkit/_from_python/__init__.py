@@ -31,10 +31,10 @@ from pydantic_core import PydanticUndefined
 
 from toolkit._contract import Effect, Injected, Policy, ToolContract
 from toolkit._exceptions import SignatureError
+from toolkit._from_python._args_schema import args_schema_of
 from toolkit._from_python._docstrings import Docstring, parse_docstring
 from toolkit._from_python._frameworks import read_tool_object
 from toolkit._from_python._injected import classify
-from toolkit._from_python._schema import args_schema_of
 from toolkit._from_python._signature import (
     callable_target,
     check_kind,

@@ -13,7 +13,6 @@ could read are kept as ``notes``.
 from __future__ import annotations
 
 import inspect
-import re
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import docstring_parser
 
 from toolkit._from_python._recovery import recover
+from toolkit._regex import lazy
 
 __all__ = ["Docstring", "parse_docstring"]
 
@@ -64,7 +64,7 @@ def _leaks_a_section(description: str) -> bool:
 
 
 _PLACEHOLDER = "_"
-_SECTION = re.compile(r"^(:\w+|(Args|Arguments|Parameters|Params|Attributes|Returns|Raises|Yields):?\s*$)")
+_SECTION = lazy(r"^(:\w+|(Args|Arguments|Parameters|Params|Attributes|Returns|Raises|Yields):?\s*$)")
 
 
 def _starts_with_section(text: str) -> bool:

@@ -26,6 +26,8 @@ import inspect
 import re
 from dataclasses import dataclass, field
 
+from toolkit._regex import lazy
+
 __all__ = ["Recovered", "recover"]
 
 PARAM_SECTIONS = frozenset(
@@ -40,18 +42,16 @@ _OTHER_SECTIONS = frozenset(
         "example", "notes", "note", "see also", "warnings", "warning", "warns", "references", "todo", "methods",
     }
 )  # fmt: skip
-_HEADER = re.compile(r"^(?:#+\s*)?(?:\*\*)?(?P<title>[A-Za-z][A-Za-z ]*?)\s*(?::\s*)?(?:\*\*)?(?::)?$")
-_UNDERLINE = re.compile(r"^\s*(-{3,}|={3,})\s*$")
+_HEADER = lazy(r"^(?:#+\s*)?(?:\*\*)?(?P<title>[A-Za-z][A-Za-z ]*?)\s*(?::\s*)?(?:\*\*)?(?::)?$")
+_UNDERLINE = lazy(r"^\s*(-{3,}|={3,})\s*$")
 _NAME = r"`?\*{0,2}(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
-_ENTRY = re.compile(
-    rf"^(?:[-*+]\s+)?{_NAME}\s*(?:\((?P<type>[^)]*)\))?(?:\s*:|\s+(?:--|-|–|—)(?:\s+|$))\s*(?P<rest>.*)$"
-)
-_NUMPY_ENTRY = re.compile(rf"^{_NAME}\s*:\s*(?P<type>[^.]*?)\s*$")
-_NUMPY_SPACED = re.compile(r"^`?\*{0,2}\w+`?\s+:")
-_BARE_NAME = re.compile(rf"^{_NAME}$")
-_FIELD = re.compile(r"^[:@](?:param|parameter|arg|argument|key|keyword)\s+(?P<body>.*)$")
-_ANY_FIELD = re.compile(r"^[:@]\w+")
-_IDENTIFIER = re.compile(r"^\*{0,2}[A-Za-z_][A-Za-z0-9_]*$")
+_ENTRY = lazy(rf"^(?:[-*+]\s+)?{_NAME}\s*(?:\((?P<type>[^)]*)\))?(?:\s*:|\s+(?:--|-|–|—)(?:\s+|$))\s*(?P<rest>.*)$")
+_NUMPY_ENTRY = lazy(rf"^{_NAME}\s*:\s*(?P<type>[^.]*?)\s*$")
+_NUMPY_SPACED = lazy(r"^`?\*{0,2}\w+`?\s+:")
+_BARE_NAME = lazy(rf"^{_NAME}$")
+_FIELD = lazy(r"^[:@](?:param|parameter|arg|argument|key|keyword)\s+(?P<body>.*)$")
+_ANY_FIELD = lazy(r"^[:@]\w+")
+_IDENTIFIER = lazy(r"^\*{0,2}[A-Za-z_][A-Za-z0-9_]*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolkit._contract import PARAMETER_NAME, TOOL_NAME
-from toolkit._exceptions import NamingError, SignatureError
+from toolkit._exceptions import NamingError, NotCallableError, SignatureError
 from toolkit._from_python._injected import namespace_of
 
 __all__ = ["callable_target", "check_kind", "check_name", "parameters", "qualname", "tool_name", "unresolved"]
@@ -24,12 +24,11 @@ __all__ = ["callable_target", "check_kind", "check_name", "parameters", "qualnam
 def callable_target(fn: Any) -> Any:
     """The object whose docstring describes ``fn`` (the function inside a partial, or the callable itself)."""
     if isinstance(fn, staticmethod | classmethod):
-        raise SignatureError(
-            f"{fn!r} is a raw {type(fn).__name__} object; pass it through its class, e.g. from_function(MyClass.name)",
-            slug="not_callable",
+        raise NotCallableError(
+            f"{fn!r} is a raw {type(fn).__name__} object; pass it through its class, e.g. from_function(MyClass.name)"
         )
     if not callable(fn):
-        raise SignatureError(f"{fn!r} is not callable; pass a function, method or callable object", slug="not_callable")
+        raise NotCallableError(f"{fn!r} is not callable; pass a function, method or callable object")
     while isinstance(fn, functools.partial):
         fn = fn.func
     return fn

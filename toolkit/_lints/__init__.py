@@ -3,7 +3,7 @@
 Lints read ``tool.contract.args_schema`` (the full JSON Schema), so they work the same for function tools
 and OpenAPI tools. Each rule has a stable ``code`` and ``slug`` (tests, docs and suppressions use them),
 a severity, and yields :class:`~toolkit.Lint` records at the dotted parameter path (``""`` = the tool).
-References are read by :mod:`toolkit._refs`, so a bad one raises the :class:`~toolkit.SchemaError` slug
+References are read by :mod:`toolkit._schema`, so a bad one raises the :class:`~toolkit.SchemaError` slug
 every other stage gives (a tool built by ``build_tool`` has been lowered first, which reads them all).
 
 The rules live by what they read: :mod:`._rules` the name, descriptions and types (TK101–TK601),
@@ -25,9 +25,9 @@ from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
 from toolkit._lints._promises import Finding
-from toolkit._lints._shared import SHAREABLE_ROOT, Group, LintMemo
+from toolkit._lints._shared import Group, LintMemo
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
-from toolkit._refs import Refs
+from toolkit._schema import SHAREABLE_ROOT, Refs
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._exceptions import ToolkitError
-from toolkit._refs import Refs, schema_types
+from toolkit._schema import Refs, schema_types
 
 if TYPE_CHECKING:
     from toolkit._lints import Field, Subject

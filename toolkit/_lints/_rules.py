@@ -16,6 +16,7 @@ from toolkit._contract import TOOL_NAME, Severity
 from toolkit._lints._promises import Finding, promised_format
 from toolkit._lints._subject import MAX_NESTING, Subject, containers, types
 from toolkit._lints._words import money_word
+from toolkit._regex import lazy
 
 __all__ = [
     "HUGE_DECLARATION",
@@ -38,8 +39,8 @@ LARGE_DECLARATION = 8 * 1024
 """Bytes of canonical JSON above which a declaration is a warning (~2k tokens, sent with every request)."""
 HUGE_DECLARATION = 64 * 1024
 """Bytes above which it is an error: the declaration alone eats a large share of the model's context."""
-_DATE_NAME = re.compile(r"^(date|since|until|deadline|timestamp)$|_(at|on|date|time|since|until|deadline)$", re.I)
-_MONEY_NAME = re.compile(r"^(amount|price|cost|total|fee|balance)$|_(amount|price|cost|total|fee|balance)$", re.I)
+_DATE_NAME = lazy(r"^(date|since|until|deadline|timestamp)$|_(at|on|date|time|since|until|deadline)$", re.I)
+_MONEY_NAME = lazy(r"^(amount|price|cost|total|fee|balance)$|_(amount|price|cost|total|fee|balance)$", re.I)
 _TEMPORAL_FORMATS = frozenset({"date", "date-time", "time", "duration"})
 _FILLER = frozenset({"the", "a", "an", "of", "for", "to", "this", "its"})
 
@@ -68,8 +69,8 @@ def vague_parameter_description(s: Subject) -> Iterator[Finding]:
 
 
 _DESCRIBE_FIX = "say what to put in the slot: format, unit, allowed range, where the value comes from"
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_WORD = lazy(r"[A-Za-z0-9]+")
+_CAMEL_STEP = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _vague(text: str, name: str) -> str | None:
@@ -157,9 +158,9 @@ def enum_case(s: Subject) -> Iterator[Finding]:
                 break
 
 
-_LETTER = re.compile(r"[A-Za-z]")
-_SEPARATOR = re.compile(r"[_\- ]")
-_CAMEL_CASE = re.compile(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+")
+_LETTER = lazy(r"[A-Za-z]")
+_SEPARATOR = lazy(r"[_\- ]")
+_CAMEL_CASE = lazy(r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+")
 
 
 def _case_style(value: str) -> str:

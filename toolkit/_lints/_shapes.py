@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from toolkit._regex import lazy
+
 __all__ = ["Promise", "format_promise", "prefix_promise"]
 
 
@@ -30,17 +32,17 @@ class Promise:
     quote: str
 
 
-_DATE_TIME_TOKEN = re.compile(r"\bY{4}-M{2}-D{2}(?:T|'T')h{2}:m{2}\S*", re.I)
-_DATE_TOKEN = re.compile(r"\bY{4}-M{2}-D{2}\b(?!\s*(?:'T'|T)?\s*h{2}:)", re.I)
-_SPACED_DATE_TIME = re.compile(r"\bY{4}-M{2}-D{2}\s+h{2}:", re.I)
-_TIME_TOKEN = re.compile(r"(?<![\w:])h{2}:m{2}(?P<seconds>:s{2})?(?![\w:])", re.I)
-_RFC_3339 = re.compile(r"\bRFC\s?3339\b(?P<tail>[^.\n]{0,24})", re.I)
-_ISO_8601 = re.compile(r"\bISO[\s-]?8601\b(?:\]\([^)\s]{0,200}\))?(?P<tail>[^.\n]{0,30})", re.I)
-_DATE_TIME_WORDS = re.compile(r"\bdate[- ]?time\b|\btimestamp\b|\bdate and time\b|\binstant\b", re.I)
-_DATE_WORD = re.compile(r"\bdate\b(?![- ]?time)", re.I)
-_DURATION_WORD = re.compile(r"\bduration|\binterval|\bperiod\b", re.I)
-_DATE_TIME_EXAMPLE = re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
-_DATE_EXAMPLE = re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\dT:-])")
+_DATE_TIME_TOKEN = lazy(r"\bY{4}-M{2}-D{2}(?:T|'T')h{2}:m{2}\S*", re.I)
+_DATE_TOKEN = lazy(r"\bY{4}-M{2}-D{2}\b(?!\s*(?:'T'|T)?\s*h{2}:)", re.I)
+_SPACED_DATE_TIME = lazy(r"\bY{4}-M{2}-D{2}\s+h{2}:", re.I)
+_TIME_TOKEN = lazy(r"(?<![\w:])h{2}:m{2}(?P<seconds>:s{2})?(?![\w:])", re.I)
+_RFC_3339 = lazy(r"\bRFC\s?3339\b(?P<tail>[^.\n]{0,24})", re.I)
+_ISO_8601 = lazy(r"\bISO[\s-]?8601\b(?:\]\([^)\s]{0,200}\))?(?P<tail>[^.\n]{0,30})", re.I)
+_DATE_TIME_WORDS = lazy(r"\bdate[- ]?time\b|\btimestamp\b|\bdate and time\b|\binstant\b", re.I)
+_DATE_WORD = lazy(r"\bdate\b(?![- ]?time)", re.I)
+_DURATION_WORD = lazy(r"\bduration|\binterval|\bperiod\b", re.I)
+_DATE_TIME_EXAMPLE = lazy(r"(?<![\d-])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+_DATE_EXAMPLE = lazy(r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\dT:-])")
 _TIME_PATTERNS = {
     False: "^([01][0-9]|2[0-3]):[0-5][0-9]$",
     True: "^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$",
@@ -100,18 +102,18 @@ _FOLLOWED = (
     rf"(?:\s*(?:to|-|–)\s*(?P<m>\d{{1,3}})(?!\d))?\s+{_CLASS})"
 )
 _LITERALS = rf"(?P<literals>{_literal('a')}(?:\s+or\s+{_literal('o')})?)"
-_HEADED = re.compile(
+_HEADED = lazy(
     r"\b(?P<head>(?:(?:must|should|shall|will|has to|have to|needs to|need to|always)\s+(?:always\s+)?"
     r"(?:start|begin)|starts|begins)\s+with|(?:be|is|are)\s+(?:always\s+)?prefixed\s+(?:with|by))"
     rf"\s+(?:an?\s+|the\s+)?{_LITERALS}(?:{_FOLLOWED})?",
     re.I,
 )
 """``must start with `ord_` …``, ``is prefixed with "cus_"``: a prefix, maybe with the rest of the shape."""
-_BARE = re.compile(rf"{_LITERALS}{_FOLLOWED}", re.I)
+_BARE = lazy(rf"{_LITERALS}{_FOLLOWED}", re.I)
 """``"acc_" followed by 8 digits`` after a clause start or ``is``/``as``/``the``: the whole shape."""
-_BARE_LEAD = re.compile(r"(?:[:;,(]\s*|\b(?:is|be|as|an?|the)\s+)$", re.I)
-_NEGATION = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.I)
-_CONDITION_AFTER = re.compile(r"\s+(?:in case|if|when|for|unless|except)\b", re.I)
+_BARE_LEAD = lazy(r"(?:[:;,(]\s*|\b(?:is|be|as|an?|the)\s+)$", re.I)
+_NEGATION = lazy(r"\b(?:not|never|cannot)\b|n't\b", re.I)
+_CONDITION_AFTER = lazy(r"\s+(?:in case|if|when|for|unless|except)\b", re.I)
 _SET = {
     "alnum": {None: "[A-Za-z0-9]", "lower": "[a-z0-9]", "upper": "[A-Z0-9]"},
     "hex": {None: "[0-9a-fA-F]", "lower": "[0-9a-f]", "upper": "[0-9A-F]"},
@@ -119,7 +121,7 @@ _SET = {
     "alpha": {None: "[A-Za-z]", "lower": "[a-z]", "upper": "[A-Z]"},
     "any": {None: ".", "lower": ".", "upper": "."},
 }
-_SYNTAX = re.compile(r"([\^$\\.*+?()\[\]{}|])")
+_SYNTAX = lazy(r"([\^$\\.*+?()\[\]{}|])")
 
 
 def prefix_promise(text: str) -> Promise | None:

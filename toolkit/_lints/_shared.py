@@ -13,17 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit._canonical import json_key
+from toolkit._canonical import json_text_key
 from toolkit._contract import Lint
 from toolkit._exceptions import SchemaError
 from toolkit._lints._subject import Field, walk
 from toolkit._lints._words import read
-from toolkit._refs import Refs, defs_name, follow
+from toolkit._schema import Refs, defs_name, follow
 
-__all__ = ["SHAREABLE_ROOT", "Group", "LintMemo", "RecordingRefs"]
-
-SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
-"""Root keywords that leave the root its own only container: its fields are its properties' fields, in order."""
+__all__ = ["Group", "LintMemo", "RecordingRefs"]
 
 
 class RecordingRefs(Refs):
@@ -75,7 +72,7 @@ class LintMemo:
         found = self.groups.get(key)
         if found is not None and found.source is schema and _same(refs, found):
             return found
-        text = json_key(schema)  # not this object: perhaps the same JSON, built afresh for another operation
+        text = json_text_key(schema)  # not this object: perhaps the same JSON, built afresh for another operation
         found = self.by_content.get((text, name)) if text is not None else None
         if found is None or not _same(refs, found):
             found = _walk_group(refs, name, schema)

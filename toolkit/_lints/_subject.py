@@ -13,7 +13,7 @@ from typing import Any
 
 from toolkit._contract import FrameworkSource, Injected
 from toolkit._lints._words import NOTHING, Reading, read
-from toolkit._refs import Refs, follow, schema_types
+from toolkit._schema import Refs, follow, schema_types
 
 __all__ = ["MAX_NESTING", "Field", "Subject", "containers", "types", "walk"]
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from toolkit._lints._shapes import Promise, format_promise, prefix_promise
+from toolkit._regex import lazy
 
 __all__ = ["NOTHING", "Bound", "Promise", "Reading", "Span", "money_word", "read"]
 
@@ -67,7 +68,7 @@ class Reading:
 NOTHING = Reading()
 """The reading of a description that promises nothing (shared, so a rule can skip it by identity)."""
 
-_LEAD = re.compile(
+_LEAD = lazy(
     r"(?:[,;:(\[\n]\s*|[.!?]\s+|\b(?:be|is|are|was|of|a|an|the|with|and|or|but|to|value|values|number|numbers"
     r"|integer|integers|range|ranges|limit|count|size)\s+)$",
     re.I,
@@ -99,40 +100,40 @@ _UNIT = (
 """The word after a number, looked at but not consumed (it may start the next bound: ``Minimum: 1 Maximum: 9``)."""
 _LABEL = r"(?P<label>(?:(?P<maxlabel>max(?:imum)?)|(?P<minlabel>min(?:imum)?))(?:\s+(?:length|size|value))?\s*:)"
 """``Maximum: 100``, ``Min length: 3``: a label needs no lead."""
-_BOUND = re.compile(
+_BOUND = lazy(
     rf"(?=[acdfglmnstu])\b(?:{_LABEL}|(?P<max>{_MAX_HEAD})|(?P<min>{_MIN_HEAD})"
     rf"|(?P<lt>less than|fewer than|shorter than)|(?P<gt>greater than|more than|longer than))\s*{_num('n')}{_UNIT}",
     re.I,
 )
 """Every pattern starts with a word or a digit, never with the lead: the engine skips text fast, and the
 lead before a match is checked on a short window (:func:`_led`)."""
-_RANGE = re.compile(
+_RANGE = lazy(
     rf"(?=[bfs])\b(?:(?P<strict>strictly\s+)?between|(?P<from>from))\s+{_num('n')}\s+(?:and|to)\s+{_num('m')}{_UNIT}"
     r"(?P<excl>,?\s+\(?exclusive\)?)?",
     re.I,
 )
-_BARE_RANGE = re.compile(rf"(?=[-\d]){_num('n', dash=True)}\s*(?:to|-|–|—)\s*{_num('m')}{_UNIT}", re.I)
+_BARE_RANGE = lazy(rf"(?=[-\d]){_num('n', dash=True)}\s*(?:to|-|–|—)\s*{_num('m')}{_UNIT}", re.I)
 """``3 to 20 characters``, ``1-80 chars``, ``, 5 to 30.``: a range without ``between``."""
 _CHAR_WORD = r"(?:characters?|chars?|letters?)"
-_TRAILING = re.compile(
+_TRAILING = lazy(
     rf"(?=\d)(?<![\w.,-]){_num('n')}\s+(?P<unit>{_CHAR_WORD})\s+(?:long\s+|in length\s+)?"
     r"(?P<side>or (?:less|fewer|more)|max|maximum)\b",
     re.I,
 )
-_EXACT = re.compile(
+_EXACT = lazy(
     rf"\b(?:a|an)\s+{_num('n', dash=True)}[- ](?P<unit>{_CHAR_WORD})\s+(?:long\s+)?(?P<noun>[a-z]+)"
     rf"|\bexactly\s+{_num('x')}\s+(?P<xunit>{_CHAR_WORD})",
     re.I,
 )
-_SIGN = re.compile(
+_SIGN = lazy(
     r"(?P<lead>\b(?:be|is|are|a|an)\s+)(?:strictly\s+)?(?P<sign>positive|non-?negative|negative|non-?positive)"
     r"(?:\s+(?:integer|number|value|whole number|int|float|decimal|amount)s?\b|(?=\s*(?:[.,;)]|$)))",
     re.I,
 )
-_CONDITION_BEFORE = re.compile(r"\b(?:if|when|unless|whenever|otherwise|except)\b|\bfor\s+[`\"'*]", re.I)
-_FOR_CASE = re.compile(r"[.?\s]*for\s+(?!example\b|instance\b)", re.I)
+_CONDITION_BEFORE = lazy(r"\b(?:if|when|unless|whenever|otherwise|except)\b|\bfor\s+[`\"'*]", re.I)
+_FOR_CASE = lazy(r"[.?\s]*for\s+(?!example\b|instance\b)", re.I)
 """A sentence that opens with ``For vector stores created before …,``: what follows holds only in that case."""
-_CONDITION_AFTER = re.compile(r"(?:\s+[A-Za-z-]+){0,3}?\s+(?:for|when|if|unless|whenever|depending|except)\b", re.I)
+_CONDITION_AFTER = lazy(r"(?:\s+[A-Za-z-]+){0,3}?\s+(?:for|when|if|unless|whenever|depending|except)\b", re.I)
 _CHARS = frozenset({"character", "characters", "char", "chars", "letter", "letters"})
 _NOT_VALUES = frozenset({"byte", "bytes", "kb", "mb", "gb", "kib", "mib", "gib", "digit", "digits"})
 _NOT_ITEMS = _NOT_VALUES | {"percent", "%"}
@@ -158,24 +159,24 @@ _TIME = frozenset(
     }
 )
 _KNOWN_UNITS = _CHARS | _NOT_ITEMS | _TIME
-_POSSIBLE = re.compile(r"\b(?:can|may|could|might) be\s+$", re.I)
-_NEGATED = re.compile(r"(?:\bnot|\bnever|\bcannot|n't)\s+(?:[a-z]+\s+)?$", re.I)
-_CUT = re.compile(r"truncat|\bcut off\b|\bcut short\b", re.I)
+_POSSIBLE = lazy(r"\b(?:can|may|could|might) be\s+$", re.I)
+_NEGATED = lazy(r"(?:\bnot|\bnever|\bcannot|n't)\s+(?:[a-z]+\s+)?$", re.I)
+_CUT = lazy(r"truncat|\bcut off\b|\bcut short\b", re.I)
 """Beside a length limit: the API cuts long values rather than refusing them, so the limit is not a promise."""
-_DIGIT = re.compile(r"\d")
-_DIGIT_TO_DIGIT = re.compile(r"\d\s*(?:to|-|–|—)\s*-?\d")
-_BOUND_WORDS = re.compile("most|least|max|min|than|up to|exceed|limited")
-_VERB_LEAD = re.compile(
+_DIGIT = lazy(r"\d")
+_DIGIT_TO_DIGIT = lazy(r"\d\s*(?:to|-|–|—)\s*-?\d")
+_BOUND_WORDS = lazy("most|least|max|min|than|up to|exceed|limited")
+_VERB_LEAD = lazy(
     r"\b(?:provide|pass|send|include|specify|contain|contains|list|add|select|choose|accept|accepts|take|takes"
     r"|allow|allows|hold|holds|supply|upload|attach|enter|give)\s+$",
     re.I,
 )
 """``Provide at least 2 options``, ``enter at most 80 characters``: a verb leads a count or a length (with its
 unit), never a number's range (``running at least 1 daemon pod`` is about something else)."""
-_ARTICLE = re.compile(r"(?:a|the)\s", re.I)
-_CLAUSE_END = re.compile(r"\s*(?:[.,;)]|$)")
-_FORMAT_WORDS = re.compile("yyyy|iso|rfc|hh:mm")
-_PREFIX_WORDS = re.compile("start with|starts with|begin with|begins with|prefixed|followed by")
+_ARTICLE = lazy(r"(?:a|the)\s", re.I)
+_CLAUSE_END = lazy(r"\s*(?:[.,;)]|$)")
+_FORMAT_WORDS = lazy("yyyy|iso|rfc|hh:mm")
+_PREFIX_WORDS = lazy("start with|starts with|begin with|begins with|prefixed|followed by")
 """Words without which a description cannot promise a format or a prefix (a cheap test before the patterns)."""
 _MAX_CLAIMS = 32
 """More bounds than this in one description (a table, a changelog) promise nothing; reading stops there."""
@@ -339,13 +340,13 @@ def _number(text: str) -> Number:
     return float(plain) if "." in plain else int(plain)
 
 
-_MONEY = re.compile(
+_MONEY = lazy(
     r"\b(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|HKD|SGD|INR|BRL|MXN|SEK|NOK|DKK|PLN|CZK|HUF|ZAR|KRW|ILS|AED)\b"
     r"|[€£¥₹₩₽₺₪₫₴₦]|US\$|\$\s?\d|\d\s?\$(?!\w)"
     r"|\b(?i:dollars?|euros?|cents|pence|pennies|pounds sterling|yen|francs?|rupees?|currency|currencies|monetary"
     r"|prices?|minor units)\b"
 )
-_NOT_MONEY = re.compile(
+_NOT_MONEY = lazy(
     r"\b(?:percent|percentage|ratio|rate|multiplier|factor|fraction|share|weight|score|probability|exchange)s?\b|%",
     re.I,
 )

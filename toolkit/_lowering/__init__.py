@@ -24,7 +24,7 @@ in; each loss once).
 
 Decisions, in one place (details in :mod:`._walker`, :mod:`.gemini` and each dialect's module):
 
-* references are read by :mod:`toolkit._refs`, with its slugs: remote ``$ref`` → ``SchemaError`` slug
+* references are read by :mod:`toolkit._schema`, with its slugs: remote ``$ref`` → ``SchemaError`` slug
   ``remote_ref``; local pointer to nowhere (or an anchor) → ``unresolved_ref``; a malformed one → ``bad_ref``;
   a cycle that never reads into the value → ``left_recursive_ref`` (in every dialect: the validator refuses
   the same schemas); a malformed keyword value → ``bad_keyword``; a non-object node → ``bad_schema``;
@@ -41,7 +41,8 @@ Decisions, in one place (details in :mod:`._walker`, :mod:`.gemini` and each dia
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -49,11 +50,7 @@ from toolkit._contract import Policy, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import DIALECT_SLUGS, Dialect, DialectRefusal, Lowered, Payload, refuse, root_refusal
 from toolkit._lowering._shared import Memo
-from toolkit._lowering.anthropic import ANTHROPIC
 from toolkit._lowering.gemini import GEMINI
-from toolkit._lowering.gemini_json import GEMINI_JSON
-from toolkit._lowering.mcp import MCP
-from toolkit._lowering.openai import OPENAI, OPENAI_RESPONSES
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -71,9 +68,35 @@ __all__ = [
 
 DEFAULT_MAX_DEPTH = 8
 
-DIALECTS: Mapping[str, Dialect] = MappingProxyType(
-    {d.name: d for d in (GEMINI, GEMINI_JSON, OPENAI, OPENAI_RESPONSES, ANTHROPIC, MCP)}
-)
+
+class _Dialects(Mapping[str, Dialect]):
+    """Dialect name → its rules, each module imported the first time its dialect is asked for (the default,
+    ``gemini``, is always loaded): a tool that is only ever declared to Gemini never loads the other five."""
+
+    _WHERE: Mapping[str, tuple[str, str]] = MappingProxyType(
+        {
+            "gemini": ("toolkit._lowering.gemini", "GEMINI"),
+            "gemini_json": ("toolkit._lowering.gemini_json", "GEMINI_JSON"),
+            "openai": ("toolkit._lowering.openai", "OPENAI"),
+            "openai_responses": ("toolkit._lowering.openai", "OPENAI_RESPONSES"),
+            "anthropic": ("toolkit._lowering.anthropic", "ANTHROPIC"),
+            "mcp": ("toolkit._lowering.mcp", "MCP"),
+        }
+    )
+
+    def __getitem__(self, name: str) -> Dialect:
+        module, attribute = self._WHERE[name]
+        rules: Dialect = getattr(importlib.import_module(module), attribute)
+        return rules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._WHERE)
+
+    def __len__(self) -> int:
+        return len(self._WHERE)
+
+
+DIALECTS: Mapping[str, Dialect] = _Dialects()
 
 
 def dialect_named(dialect: str) -> Dialect:

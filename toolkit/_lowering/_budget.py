@@ -53,10 +53,10 @@ import orjson
 from toolkit._contract import Loss, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import Lowered
-from toolkit._lowering._merge import Draft
 from toolkit._lowering._shared import Memo, Root
 from toolkit._lowering.gemini import MAX_NESTING, MAX_NODES, GeminiWalker, has_arguments
-from toolkit._refs import Refs
+from toolkit._regex import lazy
+from toolkit._schema import Refs
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -96,7 +96,7 @@ _NESTING = (6, 5, 4, 3, 2, 1)
 """The levels below which the ``nesting`` reduction cuts objects, tried in this order."""
 _STAGES = 3 + len(_NESTING)
 """Reduction stages after ``depth``: 1 descriptions, 2 enums, 3 first sentences, 4… nesting at each level."""
-_SENTENCE = re.compile(r"(.{10,}?[.!?])\s", re.DOTALL)
+_SENTENCE = lazy(r"(.{10,}?[.!?])\s", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,28 +214,6 @@ def _key_bytes(key: str) -> int:
     return _bytes(key)
 
 
-# -- lowering that remembers where each output node came from -----------------------------------------------
-class _TracedWalker(GeminiWalker):
-    """The ``gemini`` walker, noting the ``args_schema`` pointer each finished node was lowered from."""
-
-    def __init__(self, root: Mapping[str, Any], max_depth: int, memo: Memo | None) -> None:
-        super().__init__(root, max_depth=max_depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES, memo=memo)
-        self.origins: dict[int, str] = memo.origins if memo is not None else {}
-        """Shared with the memo's other lowerings: a shared parameter's nodes were noted when first finished,
-        and stay alive (the memo holds them), so their ids are not reused."""
-
-    def check(self, schema: Any, path: str) -> None:
-        """Nothing to read: the full lowering this one reduces has read every reference already (it walked or
-        checked everything a shallower lowering cuts), and re-reading a cut definition's closure is most of
-        the cost of a shallow lowering."""
-
-    def finish(self, draft: Draft) -> dict[str, Any]:
-        path = draft.get("$path", "")
-        out = super().finish(draft)
-        self.origins[id(out)] = path  # every node of the result is finished last as itself
-        return out
-
-
 @dataclass(frozen=True, slots=True)
 class _Probe:
     """One lowering at ``depth`` and what each number of reductions after ``depth`` makes of it."""
@@ -247,9 +225,17 @@ class _Probe:
 
 
 def _probe(schema: Mapping[str, Any], depth: int, memo: Memo | None = None) -> _Probe:
-    walker = _TracedWalker(schema, depth, memo)
+    """The ``gemini`` lowering at ``depth``, noting the ``args_schema`` pointer each finished node came from (in
+    the memo's table when there is one: a shared parameter's nodes were noted when first finished, and stay
+    alive, the memo holding them, so their ids are not reused). A probe reads no reference it does not inline:
+    the full lowering it reduces has read every one already (it walked or checked everything a shallower
+    lowering cuts), and re-reading a cut definition's closure is most of the cost of a shallow lowering."""
+    origins: dict[int, str] = memo.origins if memo is not None else {}
+    walker = GeminiWalker(
+        schema, max_depth=depth, max_nesting=MAX_NESTING, max_nodes=MAX_NODES, memo=memo, origins=origins
+    )
     result, losses = walker.run()
-    return _Probe(depth, result, losses, walker.origins)
+    return _Probe(depth, result, losses, origins)
 
 
 # -- the reductions on a lowered tree (a copy; the probe is never changed) -----------------------------------

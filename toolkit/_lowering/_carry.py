@@ -4,11 +4,12 @@
 other keyword pass through. The only losses are values JSON cannot carry: non-string object keys (turned into
 strings), non-finite numbers and values that are not JSON at all (dropped). Tuples become lists without a
 loss. References travel as they are, so they must be readable: they are checked by
-:func:`toolkit._refs.check_references`, with the same slugs as the other dialects and the validator.
+:func:`toolkit._schema.check_references`, with the same slugs as the other dialects and the validator.
 
-:func:`map_subschemas` rebuilds one node with each of its subschemas passed through a function: the keyword
-tables below say where JSON Schema 2020-12 (and draft-07's ``definitions``/``dependencies``/array ``items``)
-holds subschemas, so every dialect walks the same positions.
+:func:`map_subschemas` rebuilds one node with each of its subschemas passed through a function, at every position
+:mod:`toolkit._schema` says a schema holds one, so every dialect walks the same positions. A schema handed to
+:func:`~toolkit.lower` may be written in draft-07, so its spellings are mapped too (``additionalItems``, a
+tuple ``items: [...]``, ``dependencies``): a dialect that drops them still drops a mapped copy.
 """
 
 from __future__ import annotations
@@ -19,34 +20,29 @@ from typing import Any
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
-from toolkit._lowering._keywords import escape
-from toolkit._refs import Refs, check_references
+from toolkit._schema import (
+    LEGACY_DEPENDENCIES,
+    LEGACY_ITEMS,
+    LEGACY_ONE,
+    SCHEMA_LIST,
+    SCHEMA_MAP,
+    SCHEMA_ONE,
+    Refs,
+    check_references,
+    escape,
+    unescape,
+)
 
 __all__ = ["IN_LIST", "IN_MAP", "ONE", "carry", "map_subschemas"]
 
 _MISSING = object()
 MAX_NESTING = 500
 
-ONE = frozenset(
-    {
-        "items",
-        "additionalItems",
-        "additionalProperties",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "propertyNames",
-        "contains",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contentSchema",
-    }
-)
-"""Keywords whose value is one subschema (``items`` may also be a draft-07 list)."""
-IN_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+ONE = frozenset((*SCHEMA_ONE, *LEGACY_ONE))
+"""Keywords whose value is one subschema, draft-07's included (``items`` may also be a draft-07 list)."""
+IN_LIST = frozenset(SCHEMA_LIST)
 """Keywords whose value is a list of subschemas."""
-IN_MAP = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+IN_MAP = frozenset(SCHEMA_MAP)
 """Keywords whose value maps names to subschemas."""
 
 
@@ -70,11 +66,11 @@ def map_subschemas(node: Mapping[str, Any], path: str, visit: Visit) -> dict[str
         where = f"{path}/{escape(key)}"
         if key in IN_MAP and isinstance(value, Mapping):
             out[key] = {name: visit(sub, f"{where}/{escape(name)}") for name, sub in value.items()}
-        elif (key in IN_LIST or key == "items") and isinstance(value, list):
+        elif (key in IN_LIST or key == LEGACY_ITEMS) and isinstance(value, list):
             out[key] = [visit(sub, f"{where}/{index}") for index, sub in enumerate(value)]
         elif key in ONE and isinstance(value, Mapping | bool):
             out[key] = visit(value, where)
-        elif key == "dependencies" and isinstance(value, Mapping):  # draft-07: a schema or a list of names
+        elif key == LEGACY_DEPENDENCIES and isinstance(value, Mapping):  # a schema or a list of names
             out[key] = {
                 name: visit(sub, f"{where}/{escape(name)}") if isinstance(sub, Mapping) else sub
                 for name, sub in value.items()
@@ -112,4 +108,4 @@ def _copy(value: Any, path: str, losses: list[Loss], depth: int) -> Any:
 
 
 def _keyword(path: str) -> str:
-    return path.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return unescape(path.rsplit("/", 1)[-1])

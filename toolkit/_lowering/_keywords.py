@@ -1,8 +1,10 @@
-"""The JSON Schema 2020-12 keyword catalogue the walker dispatches on, and small value checks.
+"""The keyword catalogue the walker dispatches on, and small value checks.
 
-Every keyword is listed in :data:`KEYWORDS` with the walker method that handles it (``kw_<name>``).
-``silent`` keywords never constrain a value and have no place in a declaration, so they are consumed
-without a loss; ``unsupported`` ones are dropped with a loss whose reason comes from :data:`REASONS`.
+Every keyword of :data:`toolkit._schema.VOCABULARY` (and the subset's own ``propertyOrdering``) is in
+:data:`KEYWORDS` with the walker method that handles it (``kw_<name>``). The keywords the subset carries or
+rewrites are listed here; ``silent`` keywords never constrain a value and have no place in a declaration, so
+they are consumed without a loss; every other keyword of the vocabulary is ``unsupported``: dropped with a
+loss whose reason comes from :data:`REASONS`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from toolkit._canonical import JSON_TYPES
 from toolkit._canonical import json_type as canonical_json_type
 from toolkit._exceptions import SchemaError
+from toolkit._schema import DEFINITIONS, VOCABULARY
 
 __all__ = [
     "KEYWORDS",
@@ -23,13 +26,12 @@ __all__ = [
     "TYPES",
     "bad",
     "count",
-    "escape",
     "integer_bound",
     "json_type",
     "number",
 ]
 
-KEYWORDS: dict[str, str] = {
+_HANDLED: dict[str, str] = {
     # carried
     "type": "type",
     "nullable": "nullable",
@@ -67,44 +69,12 @@ KEYWORDS: dict[str, str] = {
     "$anchor": "silent",
     "$dynamicAnchor": "silent",
     "$vocabulary": "silent",
-    "$defs": "silent",
-    "definitions": "silent",
-    # dropped with a loss
-    **dict.fromkeys(
-        [
-            "additionalProperties",
-            "additionalItems",
-            "patternProperties",
-            "propertyNames",
-            "unevaluatedProperties",
-            "unevaluatedItems",
-            "dependentRequired",
-            "dependentSchemas",
-            "dependencies",
-            "multipleOf",
-            "uniqueItems",
-            "contains",
-            "minContains",
-            "maxContains",
-            "not",
-            "if",
-            "then",
-            "else",
-            "$dynamicRef",
-            "$comment",
-            "examples",
-            "example",
-            "deprecated",
-            "writeOnly",
-            "contentEncoding",
-            "contentMediaType",
-            "contentSchema",
-            "discriminator",
-            "xml",
-            "externalDocs",
-        ],
-        "unsupported",
-    ),
+    **dict.fromkeys(DEFINITIONS, "silent"),  # read only through the $ref that inlines them
+}
+KEYWORDS: dict[str, str] = {
+    **_HANDLED,
+    # dropped with a loss: the rest of the vocabulary, in a fixed order
+    **dict.fromkeys(sorted(VOCABULARY - _HANDLED.keys()), "unsupported"),
 }
 SILENT_KEYWORDS = frozenset(key for key, method in KEYWORDS.items() if method == "silent")
 LATE = ("const", "$ref", "allOf", "anyOf", "oneOf")  # read after a node's own keywords: own words win
@@ -129,13 +99,6 @@ REASONS = {
     "writeOnly": "annotation without a place in the subset",
     "$comment": "comments are not sent",
 }
-
-
-def escape(token: str) -> str:
-    """Escape one JSON pointer reference token (RFC 6901)."""
-    if "~" in token or "/" in token:
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
 
 
 def bad(path: str, keyword: str, message: str) -> SchemaError:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MAX_CROSS", "Draft", "LoseFn", "allows_null", "copy_draft", "merge_into"]
+__all__ = ["MAX_CROSS", "Draft", "LoseFn", "allows_null", "copy_draft", "merge_into", "only_null", "union_into"]
 
 Draft = dict[str, Any]
 LoseFn = Callable[[str, str, Any, str], None]
@@ -147,3 +147,37 @@ _MERGERS: dict[str, Callable[[Draft, str, Any, str, LoseFn], None]] = {
     "$readOnly": _merge_read_only,
     "anyOf": _merge_any_of,
 }
+
+
+_NULL_KEYS = frozenset({"$path", "type", "description", "default", "nullable"})
+
+
+def only_null(draft: Draft) -> bool:
+    """A branch that accepts exactly ``null`` (and says nothing else that would be lost by folding it)."""
+    return draft.get("type") == "NULL" and draft.keys() <= _NULL_KEYS
+
+
+def union_into(out: Draft, branches: list[Draft], path: str, lose: LoseFn, adopt: Callable[[Draft], None]) -> None:
+    """Attach ``anyOf`` branches to ``out``: null branches become ``nullable``, a single branch merges in (after
+    ``adopt`` has seen it)."""
+    rest = [draft for draft in branches if not only_null(draft)]
+    nullable = len(rest) < len(branches)
+    if nullable and rest:
+        for draft in branches:
+            for keyword in ("description", "default"):
+                if keyword in draft and only_null(draft):
+                    reason = f"folded into nullable: the null branch's {keyword} is not sent"
+                    lose(draft["$path"], keyword, draft[keyword], reason)
+    if len(rest) == 1:
+        if nullable:
+            rest[0]["nullable"] = True
+        adopt(rest[0])
+        merge_into(out, rest[0], path, lose)
+    elif not rest:
+        for draft in branches:
+            merge_into(out, draft, path, lose)
+    else:
+        if nullable:
+            for draft in rest:
+                draft["nullable"] = True
+        merge_into(out, {"$path": path, "anyOf": rest}, path, lose)

@@ -1,4 +1,5 @@
-"""Lowering work shared by the tools of one document (:class:`Memo`), mixed into the walker (:class:`SharedWalk`).
+"""Lowering work shared by the tools of one document (:class:`Memo`), which the walker reads and fills through
+:func:`walk_parameter` and :func:`finish_parameter`.
 
 A top-level parameter (a property of an OpenAPI ``args_schema``) is walked and finished once per document;
 later tools reuse the finished node itself (nodes are shared, so a lowered schema must never be mutated).
@@ -15,10 +16,10 @@ remaining reference depth, few of them repeat, and recording them cost more than
 
 Whole roots repeat too: many operations take exactly the same arguments (Kubernetes' 1,121 operations have 472
 distinct ``args_schema`` roots). :meth:`Memo.root` gives the tools of one root a :class:`Root`, which keeps
-what depends on the arguments alone: the lowering, whether the validator can enforce them, and the declaration
-budget's shallower lowerings and reductions. What depends on the tool's name and description too (its sizes,
-the reduction it takes) is worked out for each tool. A root is the same when its JSON text ``$defs`` aside is
-the same, and its ``$defs`` hold the same schema objects under the same names.
+what depends on the arguments alone: the lowering (kept once the validator is found able to enforce them too)
+and the declaration budget's shallower lowerings and reductions. What depends on the tool's name and
+description too (its sizes, the reduction it takes) is worked out for each tool. A root is the same when its
+JSON text ``$defs`` aside is the same, and its ``$defs`` hold the same schema objects under the same names.
 """
 
 from __future__ import annotations
@@ -27,19 +28,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolkit._canonical import json_key
+from toolkit._canonical import json_text_key
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._merge import Draft
-from toolkit._refs import Refs, defs_name
+from toolkit._schema import Refs, defs_name
 
 if TYPE_CHECKING:
     from toolkit._lowering._budget import SharedFit
     from toolkit._lowering._dialect import Lowered
+    from toolkit._lowering._walker import Walker
 
-__all__ = ["SHAREABLE_ROOT", "Memo", "Root", "SharedWalk"]
+__all__ = ["Memo", "Root", "finish_parameter", "walk_parameter"]
 
-SHAREABLE_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "$defs", "description", "title"})
 LossKey = tuple[str, str, str]
 """A loss's path, keyword and reason: one loss is kept per key (the first)."""
 Located = tuple[tuple[str, str | None, Any], ...]
@@ -68,12 +69,12 @@ class Memo:
     """Work shared by the lowerings of the tools of one document (their ``$defs`` names must mean the same
     schemas). Finished parameter nodes are shared between tools: never mutate a lowered schema."""
 
-    parameters: dict[tuple[int, str, int, type], tuple[Any, _Parameter]] = field(default_factory=dict)
+    parameters: dict[tuple[int, str, int, bool], tuple[Any, _Parameter]] = field(default_factory=dict)
     """By the parameter schema's identity (the schema kept beside, so its id cannot be reused)."""
     by_content: dict[tuple[Any, ...], _Parameter] = field(default_factory=dict)
     """By the parameter schema's JSON text (keys in order), for schemas built afresh for each operation."""
     first: dict[tuple[Any, ...], tuple[Any, _Parameter] | None] = field(default_factory=dict)
-    """The first parameter lowered at each place (path, depth, walker), its JSON text not yet taken: most
+    """The first parameter lowered at each place (path, depth, probe or not), its JSON text not yet taken: most
     places hold one parameter in a document, so the text is taken only when a second one comes (``None``)."""
     origins: dict[int, str] = field(default_factory=dict)
     """The ``args_schema`` pointer each node finished by the declaration budget's lowerings came from, by id."""
@@ -117,7 +118,7 @@ class Memo:
 
 
 def _root_text(schema: Mapping[str, Any]) -> bytes | None:
-    return json_key({key: value for key, value in schema.items() if key != "$defs"})
+    return json_text_key({key: value for key, value in schema.items() if key != "$defs"})
 
 
 @dataclass(slots=True)
@@ -127,124 +128,105 @@ class Root:
     defs: tuple[Any, ...]
     """The root's ``$defs`` schemas, kept: another root is the same only while its ``$defs`` are these objects."""
     lowered: Lowered | None = None
-    """The ``gemini`` lowering at full reference depth."""
-    enforced: bool = False
-    """Whether the validator was found able to enforce the root."""
+    """The ``gemini`` lowering at full reference depth, kept only once the validator was also found able to
+    enforce the root: a root that has it needs neither again (``toolkit._tool.build_tool``)."""
     budget: SharedFit | None = None
     """The declaration budget's work that depends on the arguments alone (:mod:`toolkit._lowering._budget`)."""
 
 
-class SharedWalk:
-    """The walker's side of :class:`Memo` (the state it reads is the walker's own, see :class:`._walker.Walker`)."""
+def walk_parameter(walker: Walker, schema: Any, path: str) -> Draft:
+    """``walker.parameter`` for a property of the root, walked once per memo; later a placeholder draft that
+    :func:`finish_parameter` replaces with the finished node."""
+    memo = walker.memo
+    assert memo is not None
+    rest = (path, walker.max_depth, walker.origins is not None)  # a budget probe's nodes are noted: its own
+    key = (id(schema), *rest)
+    found = memo.parameters.get(key)
+    entry = found[1] if found is not None and found[0] is schema and _reusable(found[1], walker.document) else None
+    content: tuple[Any, ...] | None = None
+    alone = False
+    if entry is None:  # not this object: perhaps the same JSON, built afresh for another operation
+        first = memo.first.get(rest, _NONE)
+        alone = first is _NONE
+        if first is not None and first is not _NONE:  # a second one here: the first's text is due
+            earlier = json_text_key(first[0])
+            if earlier is not None:
+                memo.by_content[(earlier, *rest)] = first[1]
+        if not alone:
+            memo.first[rest] = None
+            text = json_text_key(schema)
+            content = None if text is None else (text, *rest)
+            entry = memo.by_content.get(content) if content is not None else None
+            if entry is not None and _reusable(entry, walker.document):
+                memo.parameters[key] = (schema, entry)
+            else:
+                entry = None
+    if entry is not None:
+        walker.work += entry.walk_work
+        if walker.work > walker.max_work:
+            walker.spend()
+        _replay(walker.losses, entry.walk_losses)
+        return {"$path": path, "$readOnly": True} if entry.read_only else {"$path": path, "$shared": entry}
+    saved, work, walker.losses, walker.located = walker.losses, walker.work, {}, {}
+    try:
+        draft = walker.parameter(schema, path, 1)
+        located = walker.located
+    finally:
+        walked, walker.losses, walker.located = walker.losses, saved, None
+    entry = _Parameter(located, None, tuple(walked.items()), walker.work - work, bool(draft.get("$readOnly")))
+    memo.parameters[key] = (schema, entry)
+    if alone:
+        memo.first[rest] = (schema, entry)
+    elif content is not None:
+        memo.by_content[content] = entry
+    _replay(walker.losses, entry.walk_losses)
+    if not entry.read_only:
+        draft["$shared"] = entry
+    return draft
 
-    memo: Memo | None
-    located: dict[Any, Any] | None
-    losses: dict[LossKey, Loss]
-    document: Refs
-    max_depth: int
-    max_work: int
-    work: int
 
-    def parameter(self, schema: Any, path: str, nesting: int) -> Draft:
-        raise NotImplementedError
+def finish_parameter(walker: Walker, draft: Draft) -> dict[str, Any]:
+    """Finish a shared parameter's draft once (``walker.finish_node``); later, the finished node, its losses
+    and work replayed."""
+    entry: _Parameter = draft.pop("$shared")
+    if entry.finished is not None:
+        walker.work += entry.finish_work
+        if walker.work > walker.max_work:
+            walker.spend()
+        _replay(walker.losses, entry.finish_losses)
+        return entry.finished
+    saved, work, walker.losses = walker.losses, walker.work, {}
+    try:
+        finished = walker.finish_node(draft)
+    finally:
+        done, walker.losses = walker.losses, saved
+    entry.finish_losses, entry.finish_work, entry.finished = tuple(done.items()), walker.work - work, finished
+    _replay(walker.losses, entry.finish_losses)
+    return finished
 
-    def finish(self, draft: Draft) -> dict[str, Any]:
-        raise NotImplementedError
 
-    def spend(self) -> None:
-        raise NotImplementedError
+def _reusable(entry: _Parameter, document: Refs) -> bool:
+    """Whether ``entry`` is fully lowered and every reference it read still points at the same schema."""
+    if not entry.read_only and entry.finished is None:
+        return False
+    if entry.checks is None:
+        entry.checks = tuple((ref, defs_name(ref), target) for ref, target in entry.located.items())
+    defs = document.root.get("$defs")
+    defs = defs if defs.__class__ is dict else {}
+    try:
+        for ref, name, target in entry.checks:
+            found = defs.get(name) if name is not None else document.locate(ref)[1]
+            if found is not target:
+                return False
+    except SchemaError:
+        return False
+    return True
 
-    # -- top-level parameters ------------------------------------------------------------------------------
-    def shared_parameter(self, schema: Any, path: str) -> Draft:
-        """``parameter`` for a property of the root, walked once per memo; later a placeholder draft that
-        :meth:`finish_shared` replaces with the finished node."""
-        memo = self.memo
-        assert memo is not None
-        rest = (path, self.max_depth, type(self))
-        key = (id(schema), *rest)
-        found = memo.parameters.get(key)
-        entry = found[1] if found is not None and found[0] is schema and self._reusable(found[1]) else None
-        content: tuple[Any, ...] | None = None
-        alone = False
-        if entry is None:  # not this object: perhaps the same JSON, built afresh for another operation
-            first = memo.first.get(rest, _NONE)
-            alone = first is _NONE
-            if first is not None and first is not _NONE:  # a second one here: the first's text is due
-                earlier = json_key(first[0])
-                if earlier is not None:
-                    memo.by_content[(earlier, *rest)] = first[1]
-            if not alone:
-                memo.first[rest] = None
-                text = json_key(schema)
-                content = None if text is None else (text, *rest)
-                entry = memo.by_content.get(content) if content is not None else None
-                if entry is not None and self._reusable(entry):
-                    memo.parameters[key] = (schema, entry)
-                else:
-                    entry = None
-        if entry is not None:
-            self.work += entry.walk_work
-            if self.work > self.max_work:
-                self.spend()
-            self._replay(entry.walk_losses)
-            return {"$path": path, "$readOnly": True} if entry.read_only else {"$path": path, "$shared": entry}
-        saved, work, self.losses, self.located = self.losses, self.work, {}, {}
-        try:
-            draft = self.parameter(schema, path, 1)
-            located = self.located
-        finally:
-            walked, self.losses, self.located = self.losses, saved, None
-        entry = _Parameter(located, None, tuple(walked.items()), self.work - work, bool(draft.get("$readOnly")))
-        memo.parameters[key] = (schema, entry)
-        if alone:
-            memo.first[rest] = (schema, entry)
-        elif content is not None:
-            memo.by_content[content] = entry
-        self._replay(entry.walk_losses)
-        if not entry.read_only:
-            draft["$shared"] = entry
-        return draft
 
-    def finish_shared(self, draft: Draft) -> dict[str, Any]:
-        """Finish a shared parameter's draft once; later, the finished node, its losses and work replayed."""
-        entry: _Parameter = draft.pop("$shared")
-        if entry.finished is not None:
-            self.work += entry.finish_work
-            if self.work > self.max_work:
-                self.spend()
-            self._replay(entry.finish_losses)
-            return entry.finished
-        saved, work, self.losses = self.losses, self.work, {}
-        try:
-            finished = self.finish(draft)
-        finally:
-            done, self.losses = self.losses, saved
-        entry.finish_losses, entry.finish_work, entry.finished = tuple(done.items()), self.work - work, finished
-        self._replay(entry.finish_losses)
-        return finished
-
-    def _reusable(self, entry: _Parameter) -> bool:
-        """Whether ``entry`` is fully lowered and every reference it read still points at the same schema."""
-        if not entry.read_only and entry.finished is None:
-            return False
-        if entry.checks is None:
-            entry.checks = tuple((ref, defs_name(ref), target) for ref, target in entry.located.items())
-        defs = self.document.root.get("$defs")
-        defs = defs if defs.__class__ is dict else {}
-        try:
-            for ref, name, target in entry.checks:
-                found = defs.get(name) if name is not None else self.document.locate(ref)[1]
-                if found is not target:
-                    return False
-        except SchemaError:
-            return False
-        return True
-
-    def _replay(self, losses: tuple[tuple[LossKey, Loss], ...]) -> None:
-        kept = self.losses
-        for key, loss in losses:
-            if key not in kept:
-                kept[key] = loss
+def _replay(kept: dict[LossKey, Loss], losses: tuple[tuple[LossKey, Loss], ...]) -> None:
+    for key, loss in losses:
+        if key not in kept:
+            kept[key] = loss
 
 
 _NONE: Any = object()

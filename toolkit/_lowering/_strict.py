@@ -33,8 +33,8 @@ from typing import Any
 
 from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
-from toolkit._lowering._keywords import bad, escape
-from toolkit._refs import Refs
+from toolkit._lowering._keywords import bad
+from toolkit._schema import DEFINITIONS, SCHEMA_LIST, Refs, escape
 
 __all__ = ["FORMATS", "KEPT", "LIMITS", "Strict", "strictify"]
 
@@ -65,8 +65,8 @@ _INFERRED = (
     (("pattern", "format", "minLength", "maxLength"), "string"),
     (("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"), "number"),
 )
-_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-_MAPS = frozenset({"properties", "$defs", "definitions"})
+_LISTS = frozenset(SCHEMA_LIST)
+_MAPS = frozenset({"properties", *DEFINITIONS})  # patternProperties is read by close()
 _DROPPED = "not in OpenAI's strict subset: dropped (the validator still enforces it)"
 _NULL = {"type": "null"}
 

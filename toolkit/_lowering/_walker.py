@@ -9,13 +9,13 @@ those methods raises ``TypeError`` at import time, so a keyword can never be for
 
 Decisions a reader should know:
 
-* ``$ref`` is inlined. References are read by :mod:`toolkit._refs` (local JSON pointers only, never
+* ``$ref`` is inlined. References are read by :mod:`toolkit._schema` (local JSON pointers only, never
   fetched), so they fail with its slugs: ``remote_ref``, ``unresolved_ref``, ``bad_ref``, and
   ``left_recursive_ref`` for a cycle that never reads into the value (the validator refuses such a schema
   too: it has no meaning). More than ``max_depth`` nested references on one path are cut: the node keeps
   only the target's type and a :class:`~toolkit.Loss` says so (this is how recursive schemas end). What a
   cut, a nesting cut or a dropped keyword the validator enforces (``not``, ``if``, ``additionalProperties``
-  ...) leaves unread is still checked by :func:`toolkit._refs.check_references`, so lowering refuses
+  ...) leaves unread is still checked by :func:`toolkit._schema.check_references`, so lowering refuses
   exactly the references validation refuses. Losses inside a referenced definition point at the
   definition (``/$defs/Name/...``) and are reported once.
 * Plain nesting deeper than ``max_nesting`` levels is cut the same way (no ``RecursionError``).
@@ -50,14 +50,13 @@ from toolkit._lowering._keywords import (
     TYPES,
     bad,
     count,
-    escape,
     integer_bound,
     json_type,
     number,
 )
-from toolkit._lowering._merge import Draft, copy_draft, merge_into
-from toolkit._lowering._shared import SHAREABLE_ROOT, Memo, SharedWalk
-from toolkit._refs import Refs, check_references
+from toolkit._lowering._merge import Draft, copy_draft, merge_into, only_null, union_into
+from toolkit._lowering._shared import Memo, finish_parameter, walk_parameter
+from toolkit._schema import SHAREABLE_ROOT, Refs, check_references, escape
 
 __all__ = ["Site", "Walker"]
 
@@ -81,8 +80,10 @@ class Site(NamedTuple):
     out: Draft
 
 
-class Walker(SharedWalk):
-    """Walks one schema into a draft tree; a dialect subclass finishes it (single use, hidden by ``lower``)."""
+class Walker:
+    """Walks one schema into a draft tree; a dialect subclass finishes each node (:meth:`finish_node`, the hook
+    it overrides besides :meth:`keep_format` and keyword methods). Single use, hidden by ``lower``. Given
+    ``origins``, the walk is a declaration budget's probe (see :func:`toolkit._lowering._budget._probe`)."""
 
     dispatch: ClassVar[dict[str, KeywordMethod]] = {}
 
@@ -91,7 +92,14 @@ class Walker(SharedWalk):
         cls.dispatch = _build_dispatch(cls)
 
     def __init__(
-        self, root: Mapping[str, Any], *, max_depth: int, max_nesting: int, max_nodes: int, memo: Memo | None = None
+        self,
+        root: Mapping[str, Any],
+        *,
+        max_depth: int,
+        max_nesting: int,
+        max_nodes: int,
+        memo: Memo | None = None,
+        origins: dict[int, str] | None = None,
     ) -> None:
         if not isinstance(root, Mapping):
             raise SchemaError(f"a schema must be a JSON object, got {type(root).__name__}", slug="bad_schema")
@@ -113,15 +121,27 @@ class Walker(SharedWalk):
         self.memo = memo if memo is not None and root.keys() <= SHAREABLE_ROOT else None
         self.located: dict[Any, Any] | None = None
         """While a shared parameter is walked: the references it read, with their targets."""
+        self.origins = origins
 
     # -- hooks for dialects ------------------------------------------------------------------------------
     def keep_format(self, value: str) -> bool:
         return True
 
-    def finish(self, draft: Draft) -> dict[str, Any]:
+    def finish_node(self, draft: Draft) -> dict[str, Any]:
+        """Turn one draft node into the dialect's form (its children through :meth:`finish`)."""
         raise NotImplementedError
 
     # -- driving ---------------------------------------------------------------------------------------
+    def finish(self, draft: Draft) -> dict[str, Any]:
+        """Finish a draft: a shared parameter's through the memo (once per document), any other by the hook."""
+        origins = self.origins
+        if origins is None:
+            return finish_parameter(self, draft) if "$shared" in draft else self.finish_node(draft)
+        path = draft.get("$path", "")
+        out = finish_parameter(self, draft) if "$shared" in draft else self.finish_node(draft)
+        origins[id(out)] = path  # every node of the result is finished last as itself
+        return out
+
     def run(self) -> tuple[dict[str, Any], tuple[Loss, ...]]:
         schema = self.finish(self.node(self.root, "", 0))
         return schema, tuple(self.losses.values())
@@ -283,7 +303,7 @@ class Walker(SharedWalk):
                 if self.in_parameter:
                     draft = self.node(sub, where, site.nesting + 1)
                 elif self.memo is not None and site.schema is self.root:
-                    draft = self.shared_parameter(sub, where)
+                    draft = walk_parameter(self, sub, where)
                 else:
                     draft = self.parameter(sub, where, site.nesting + 1)
             finally:
@@ -381,7 +401,7 @@ class Walker(SharedWalk):
 
     def kw_one_of(self, key: str, value: Any, site: Site) -> None:
         branches = self.branches(key, value, site)
-        if sum(1 for draft in branches if not _only_null(draft)) > 1:
+        if sum(1 for draft in branches if not only_null(draft)) > 1:
             self.lose(site.path, key, value, REASONS["oneOf"])
         self.union(branches, site)
 
@@ -408,7 +428,9 @@ class Walker(SharedWalk):
 
     def check(self, schema: Any, path: str) -> None:
         """Read the references of a subschema that lowering does not walk, and refuse left recursion there
-        (the validator enforces it, so it must be readable); each node once per lowering."""
+        (the validator enforces it, so it must be readable); each node once per lowering, none in a probe."""
+        if self.origins is not None:
+            return
         check_references(schema, self.document, self.checked, f"#{path}")
 
     def parameter(self, schema: Any, path: str, nesting: int) -> Draft:
@@ -438,39 +460,13 @@ class Walker(SharedWalk):
         return [self.node(sub, f"{path}/{key}/{index}", nesting + 1) for index, sub in enumerate(value)]
 
     def union(self, branches: list[Draft], site: Site) -> None:
-        """Attach ``anyOf`` branches: null branches become ``nullable``, a single branch merges in."""
-        out, path = site.out, site.path
-        rest = [draft for draft in branches if not _only_null(draft)]
-        nullable = len(rest) < len(branches)
-        if nullable and rest:
-            for draft in branches:
-                for keyword in ("description", "default"):
-                    if keyword in draft and _only_null(draft):
-                        reason = f"folded into nullable: the null branch's {keyword} is not sent"
-                        self.lose(draft["$path"], keyword, draft[keyword], reason)
-        if len(rest) == 1:
-            if nullable:
-                rest[0]["nullable"] = True
-            adopt(site, "anyOf" if "anyOf" in site.schema else "oneOf", rest[0])
-            merge_into(out, rest[0], path, self.lose)
-        elif not rest:
-            for draft in branches:
-                merge_into(out, draft, path, self.lose)
-        else:
-            if nullable:
-                for draft in rest:
-                    draft["nullable"] = True
-            merge_into(out, {"$path": path, "anyOf": rest}, path, self.lose)
+        """Attach ``anyOf`` branches (see :func:`~toolkit._lowering._merge.union_into`); a single one is adopted."""
+        key = "anyOf" if "anyOf" in site.schema else "oneOf"
+        union_into(site.out, branches, site.path, self.lose, lambda draft: adopt(site, key, draft))
 
 
-_NULL_KEYS = frozenset({"$path", "type", "description", "default", "nullable"})
 _VALIDATED_ONE = frozenset({"not", "if", "then", "else", "additionalProperties", "contains"})
 """Dropped keywords whose subschema the validator still enforces (so its references must be readable)."""
-
-
-def _only_null(draft: Draft) -> bool:
-    """A branch that accepts exactly ``null`` (and says nothing else that would be lost by folding it)."""
-    return draft.get("type") == "NULL" and draft.keys() <= _NULL_KEYS
 
 
 def adopt(site: Site, key: str, draft: Draft) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit._contract import ToolContract
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import ToolCallShapeError
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall, envelope_text
 
 __all__ = ["ANTHROPIC", "NAMES", "AnthropicDialect"]
@@ -46,10 +46,9 @@ class AnthropicDialect(Dialect):
 
     def read_call(self, raw: Mapping[str, Any]) -> RawCall:
         if not isinstance(raw.get("name"), str):
-            raise ToolkitError(
+            raise ToolCallShapeError(
                 "an Anthropic tool call is a tool_use block ({'type': 'tool_use', 'id': ..., 'name': ..., "
-                f"'input': {{...}}}}); got keys {sorted(raw)}",
-                slug="bad_tool_call",
+                f"'input': {{...}}}}); got keys {sorted(raw)}"
             )
         return RawCall(raw["name"], raw.get("input", {}), raw.get("id"))
 

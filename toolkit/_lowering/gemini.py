@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit._contract import TOOL_NAME, Policy, ToolContract
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import ToolCallShapeError
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall
 from toolkit._lowering._merge import Draft, copy_draft, merge_into
 from toolkit._lowering._shared import Memo
@@ -134,10 +134,9 @@ class GeminiWalker(Walker):
             return
         super().kw_default(key, value, site)
 
-    def finish(self, draft: Draft) -> dict[str, Any]:
-        """Turn a draft into a node of the subset (recursively), reporting what has to change."""
-        if "$shared" in draft:
-            return self.finish_shared(draft)
+    def finish_node(self, draft: Draft) -> dict[str, Any]:
+        """Turn a draft into a node of the subset (its children through :meth:`finish`), reporting what has to
+        change."""
         self.spend()
         path: str = draft.pop("$path", "")
         const = draft.pop("$const", False)
@@ -332,10 +331,9 @@ class GeminiCalls(Dialect):
     def read_call(self, raw: Mapping[str, Any]) -> RawCall:
         call = raw.get("functionCall", raw.get("function_call", raw))
         if not isinstance(call, Mapping) or not isinstance(call.get("name"), str):
-            raise ToolkitError(
+            raise ToolCallShapeError(
                 "a Gemini tool call is a functionCall part ({'name': ..., 'args': {...}, 'id': ...}); "
-                f"got {sorted(call) if isinstance(call, Mapping) else type(call).__name__}",
-                slug="bad_tool_call",
+                f"got {sorted(call) if isinstance(call, Mapping) else type(call).__name__}"
             )
         return RawCall(call["name"], call.get("args", {}), call.get("id"))
 

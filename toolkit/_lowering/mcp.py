@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolkit._contract import ToolContract
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import ToolCallShapeError
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall, envelope_text
 
 __all__ = ["IDEMPOTENT_METHODS", "MCP", "NAMES", "McpDialect", "hints", "title"]
@@ -83,9 +83,8 @@ class McpDialect(Dialect):
 
     def read_call(self, raw: Mapping[str, Any]) -> RawCall:
         if not isinstance(raw.get("name"), str):
-            raise ToolkitError(
-                f"an MCP tool call is tools/call params ({{'name': ..., 'arguments': {{...}}}}); got {sorted(raw)}",
-                slug="bad_tool_call",
+            raise ToolCallShapeError(
+                f"an MCP tool call is tools/call params ({{'name': ..., 'arguments': {{...}}}}); got {sorted(raw)}"
             )
         return RawCall(raw["name"], raw.get("arguments") or {}, None)
 

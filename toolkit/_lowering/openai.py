@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolkit._contract import Policy, ToolContract
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import ToolCallShapeError
 from toolkit._lowering._carry import carry
 from toolkit._lowering._dialect import Dialect, Lowered, NameRule, RawCall, envelope_text, unique
 from toolkit._lowering._strict import strictify
@@ -63,7 +63,7 @@ class _OpenAI(Dialect):
     def _call(self, raw: Mapping[str, Any], shape: str) -> tuple[str, Any]:
         name, arguments = raw.get("name"), raw.get("arguments")
         if not isinstance(name, str):
-            raise ToolkitError(f"an OpenAI tool call is {shape}; got keys {sorted(raw)}", slug="bad_tool_call")
+            raise ToolCallShapeError(f"an OpenAI tool call is {shape}; got keys {sorted(raw)}")
         return name, arguments
 
 

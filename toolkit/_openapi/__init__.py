@@ -3,8 +3,8 @@
 :func:`from_openapi` reads a document or a pasted fragment (:mod:`._load`, checked against the lock file by
 :mod:`._pin`), selects the opted-in operations before resolving anything (:mod:`._select`), names them
 (:mod:`._naming`), flattens each one's inputs into a JSON Schema 2020-12 ``args_schema`` and a binding
-(:mod:`._flatten` and :mod:`._body`, with :mod:`._refs` and :mod:`._normalise`), takes out the parameters the
-runtime fills (:mod:`._credentials`: secrets and an idempotency key), and hands a
+(:mod:`._flatten` and :mod:`._body`, with :mod:`._definitions` and :mod:`._normalise`), takes out the parameters the
+runtime fills (:mod:`._credential_rule`: secrets and an idempotency key), and hands a
 :class:`~toolkit.ToolContract` to :func:`toolkit._tool.build_tool`. Failures are isolated per operation:
 each becomes a :class:`~toolkit.Rejection` with a slug from :data:`._refusal.SLUGS`; only a document that
 cannot be read at all (or a misuse such as a bad namespace) raises.
@@ -21,15 +21,15 @@ from dataclasses import replace
 from typing import Any
 
 from toolkit._contract import Effect, SecurityScheme, ToolContract
-from toolkit._credentials import env_name
+from toolkit._credential_record import env_name
 from toolkit._exceptions import SchemaError, SpecError
 from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, budget_summary, check_budget, over_toolset_budget
-from toolkit._openapi._credentials import document_credentials
+from toolkit._openapi._credential_rule import document_credentials
+from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._flatten import SpecContext, flatten
 from toolkit._openapi._load import Document, load_document
 from toolkit._openapi._naming import check_namespace, tool_name
 from toolkit._openapi._pin import pin
-from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import SCHEMA_REFUSALS, SLUGS, Refusal
 from toolkit._openapi._security import operation_schemes, servers_of
 from toolkit._openapi._select import Candidate, Options, load_overrides, select_operations
@@ -232,9 +232,7 @@ def _tool(
         form=flat.form,
     )
     policy = candidate.options.policy
-    return build_tool(
-        contract, policy=policy, enforced=ctx.enforced, budget=budget, memo=ctx.lowering, lint_memo=ctx.lints
-    )
+    return build_tool(contract, policy=policy, budget=budget, document=ctx.build)
 
 
 def _schemes(root: Mapping[str, Any], operation: Mapping[str, Any], ctx: SpecContext) -> tuple[SecurityScheme, ...]:

@@ -16,6 +16,7 @@ from toolkit._contract import Loss
 from toolkit._openapi._forms import FORM_MEDIA, form_fields
 from toolkit._openapi._naming import argument_name
 from toolkit._openapi._refusal import Refusal
+from toolkit._schema import escape, unescape
 
 if TYPE_CHECKING:
     from toolkit._openapi._flatten import Builder
@@ -183,7 +184,7 @@ def _take_fields(builder: Builder, schema: Any, *, required: bool, keep: frozens
         if name not in keep:
             builder.roots.discard(name)
         builder.losses.extend(_moved(loss, f"/$defs/{name}", {}, to=_BODY) for loss in definition.losses)
-    gone = {f"{_BODY}/properties/{_escape(prop)}" for prop in taken}
+    gone = {f"{_BODY}/properties/{escape(prop)}" for prop in taken}
     if _no_fields(pruned, open_allowed=False):
         gone = {_BODY}
     builder.losses[:] = [loss for loss in builder.losses if not any(_under(loss.path, g) for g in gone)]
@@ -195,10 +196,6 @@ _BODY = "/properties/body"
 
 def _description(schema: Any) -> Any:
     return schema.get("description") if isinstance(schema, dict) else None
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -257,7 +254,7 @@ def _moved(loss: Loss, prefix: str, names: Mapping[str, str], *, to: str = "") -
     if not loss.path.startswith(head):
         return loss
     token, _, rest = loss.path[len(head) :].partition("/")
-    prop = token.replace("~1", "/").replace("~0", "~")
+    prop = unescape(token)
     if prop not in names:
         return loss
     return Loss(f"/properties/{names[prop]}" + (f"/{rest}" if rest else ""), loss.keyword, loss.value, loss.reason)

@@ -3,7 +3,7 @@
 Path parameters (always required), then query and header parameters (their own ``required``), then the body:
 its properties hoisted to the top level when the body is a plain object whose properties collide with no
 parameter, otherwise the whole body under ``body``. Credentials never reach the model: parameters and top-level
-body fields that carry a secret (:mod:`toolkit._openapi._credentials` decides) are recorded on the contract for
+body fields that carry a secret (:mod:`toolkit._openapi._credential_rule` decides) are recorded on the contract for
 the runtime to fill, and so is an idempotency key; other cookie parameters are left out with a loss, and
 ``Accept`` and ``Content-Type`` headers are ignored as OpenAPI says. Bodies are JSON or
 ``application/x-www-form-urlencoded`` forms (their ``encoding`` read by :mod:`toolkit._openapi._forms`):
@@ -21,19 +21,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolkit._canonical import json_key
-from toolkit._contract import FormField, Loss, SecurityScheme
-from toolkit._credentials import Credential
-from toolkit._lints import LintMemo
-from toolkit._lowering import Memo
+from toolkit._canonical import json_text_key
+from toolkit._contract import FormEncoding, Loss, SecurityScheme
+from toolkit._credential_record import Credential
 from toolkit._openapi._body import add_body
-from toolkit._openapi._credentials import DocumentCredentials, OperationCredentials
+from toolkit._openapi._credential_rule import DocumentCredentials, OperationCredentials
+from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._naming import MAX_ARG, argument_name
 from toolkit._openapi._normalise import normalise
-from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import Refusal
 from toolkit._openapi._select import Candidate
 from toolkit._openapi._swagger import body_from_v2, parameter_schema_v2
+from toolkit._tool import DocumentBuild
 
 __all__ = ["Builder", "Flat", "SpecContext", "flatten"]
 
@@ -54,12 +53,8 @@ class SpecContext:
     """Parameters made ready, by object identity (the document outlives the build, so ids are stable)."""
     prepared_text: dict[bytes, Any] = field(default_factory=dict)
     """The same, by the parameter object's JSON text (specs repeat one parameter inline on many paths)."""
-    enforced: set[int] = field(default_factory=set)
-    """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
-    lowering: Memo = field(default_factory=Memo)
-    """Top-level parameters already lowered (most are shared by many operations)."""
-    lints: LintMemo = field(default_factory=LintMemo)
-    """Top-level parameters already linted, and lowered nodes already measured."""
+    build: DocumentBuild = field(default_factory=DocumentBuild)
+    """What building the document's tools shares (lowered, checked and linted parameters)."""
     servers: dict[int, tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
     """The base URLs of each ``servers`` list the operations use, by its identity (:func:`._security.servers_of`)."""
     schemes: dict[int, tuple[Any, tuple[SecurityScheme, ...]]] = field(default_factory=dict)
@@ -74,7 +69,7 @@ class Flat:
     losses: tuple[Loss, ...]
     credentials: tuple[Credential, ...] = ()
     idempotency_key: str | None = None
-    form: dict[str, FormField] | None = None
+    form: dict[str, FormEncoding] | None = None
 
 
 @dataclass(slots=True)
@@ -88,7 +83,7 @@ class Builder:
     binding: dict[str, str] = field(default_factory=dict)
     losses: list[Loss] = field(default_factory=list)
     roots: set[str] = field(default_factory=set)
-    form: dict[str, FormField] | None = None
+    form: dict[str, FormEncoding] | None = None
 
     def add(self, original: str, location: str, schema: Any, *, required: bool, name: str | None = None) -> None:
         name = name or argument_name(original)
@@ -199,7 +194,7 @@ class _Prepared:
 def _prepared(ctx: SpecContext, parameter: Mapping[str, Any]) -> _Prepared:
     entry = ctx.prepared.get(id(parameter))
     if entry is None:  # not this object: perhaps the same JSON, written out again for another path
-        text = json_key(parameter)
+        text = json_text_key(parameter)
         entry = ctx.prepared_text.get(text) if text is not None else None
         if entry is None:
             try:

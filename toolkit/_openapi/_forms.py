@@ -1,4 +1,5 @@
-"""A form body's ``encoding`` read into :class:`~toolkit.FormField` settings, once, while the tool is built.
+"""How each field of a form body is encoded: the spec's ``encoding`` read into
+:class:`~toolkit._contract.FormEncoding` settings, once, while the tool is built.
 
 OpenAPI says a field of an ``application/x-www-form-urlencoded`` body is encoded like a query parameter of
 the same ``style`` and ``explode`` (default ``form``, exploded); ``deepObject`` is read as the bracket style
@@ -12,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, get_args
 
-from toolkit._contract import FormField, FormStyle
-from toolkit._openapi._refs import Resolver
+from toolkit._contract import FormEncoding, FormStyle
+from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._refusal import Refusal
 
 __all__ = ["FORM_MEDIA", "form_fields"]
@@ -22,12 +23,12 @@ FORM_MEDIA = "application/x-www-form-urlencoded"
 _STYLES = frozenset(get_args(FormStyle))
 
 
-def form_fields(media: Mapping[str, Any], resolver: Resolver) -> dict[str, FormField]:
+def form_fields(media: Mapping[str, Any], resolver: Resolver) -> dict[str, FormEncoding]:
     """The encoding of each field the media type object's ``encoding`` names (the others use the default)."""
     encoding = resolver.deref(media.get("encoding") or {})
     if not isinstance(encoding, Mapping):
         raise Refusal("bad_request_body", "the form's `encoding` is not a map of field names to encoding objects")
-    fields: dict[str, FormField] = {}
+    fields: dict[str, FormEncoding] = {}
     for name, raw in encoding.items():
         entry = resolver.deref(raw)
         if not isinstance(entry, Mapping):
@@ -43,5 +44,5 @@ def form_fields(media: Mapping[str, Any], resolver: Resolver) -> dict[str, FormF
             raise Refusal("bad_request_body", f"the encoding of form field {name!r} has a non-boolean `explode`")
         content_type = entry.get("contentType")
         as_json = isinstance(content_type, str) and "json" in content_type.lower()
-        fields[str(name)] = FormField(style=style, explode=explode, json=as_json)
+        fields[str(name)] = FormEncoding(style=style, explode=explode, json=as_json)
     return fields

@@ -11,7 +11,10 @@ A single-use walker: :func:`normalise` returns a **new** schema (the document is
 * ``xml``, ``externalDocs``, ``deprecated``, ``$id``, ``$schema``, ``$comment`` and ``x-*`` keys go;
 * ``readOnly`` properties go (these are request schemas) and leave ``required``, and so does the keyword
   itself (a read-only *parameter* is still an input); ``writeOnly`` stays;
-* every local ``$ref`` is handed to a hook that returns its new ``#/$defs/...`` target.
+* every local ``$ref`` is handed to a hook that returns its new ``#/$defs/...`` target;
+* the subschemas at every position :mod:`toolkit._schema` names are normalised in turn; ``contentSchema`` (an
+  annotation, never applied) and the keywords of other drafts (``additionalItems``, ``dependencies``) are
+  copied as written, and the validator refuses the latter (``unsupported_keyword``).
 
 Refs reached without passing through an object or array keyword ("unguarded") are reported, so a caller can
 refuse ``$ref`` cycles that no instance could ever end (``A: {allOf: [{$ref: A}]}``).
@@ -23,15 +26,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit._canonical import JSON_TYPES
 from toolkit._contract import Loss
 from toolkit._openapi._refusal import Refusal
+from toolkit._schema import (
+    DEFINITIONS,
+    IN_PLACE_LIST,
+    IN_PLACE_MAP,
+    IN_PLACE_ONE,
+    LEGACY_ITEMS,
+    PARTS_LIST,
+    PARTS_MAP,
+    PARTS_ONE,
+    escape,
+)
 
 __all__ = ["MAX_DEPTH", "Walk", "normalise"]
 
 MAX_DEPTH = 64
 """How deep one schema may nest (without following ``$ref``) before the operation is refused."""
 
-JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
 _DROPPED = frozenset(
     {
         "xml",
@@ -47,10 +61,8 @@ _DROPPED = frozenset(
     }
 )
 _UNSUPPORTED = frozenset({"$dynamicRef", "$dynamicAnchor", "$recursiveRef"})
-_GUARDED_ONE = ("additionalProperties", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems")
-_GUARDED_MAP = ("properties", "patternProperties", "$defs", "definitions")
-_OPEN_ONE = ("not", "if", "then", "else")
-_OPEN_LIST = ("allOf", "anyOf", "oneOf")
+_GUARDED_MAP = (*PARTS_MAP, *DEFINITIONS)
+"""Maps whose schemas apply to a part of the value, or to none (definitions are read through a ``$ref``)."""
 
 
 @dataclass(slots=True)
@@ -116,7 +128,7 @@ def _ref(schema: Mapping[str, Any], walk: Walk, pointer: str, depth: int, *, gua
 
 def _keyword(key: str, value: Any, out: dict[str, Any], walk: Walk, pointer: str, depth: int, guarded: bool) -> None:
     """Copy one keyword into ``out``, normalising subschemas and converting 3.0/2.0 spellings."""
-    here = f"{pointer}/{_escape(key)}"
+    here = f"{pointer}/{escape(key)}"
     if key in _DROPPED or key.startswith("x-"):
         return
     if key in _UNSUPPORTED:
@@ -131,17 +143,17 @@ def _keyword(key: str, value: Any, out: dict[str, Any], walk: Walk, pointer: str
         _boolean_exclusive(key, value, out)
     elif key in ("minimum", "maximum") and out.get(f"exclusive{key.title()}") is True:
         out[f"exclusive{key.title()}"] = value
-    elif key == "items" and isinstance(value, list):
+    elif key == LEGACY_ITEMS and isinstance(value, list):
         out["prefixItems"] = [_node(s, walk, f"{here}/{i}", depth + 1, guarded=True) for i, s in enumerate(value)]
-    elif key == "items" or key in _GUARDED_ONE:
+    elif key in PARTS_ONE:
         out[key] = _node(value, walk, here, depth + 1, guarded=True)
-    elif key in _GUARDED_MAP or key == "dependentSchemas":
-        out[key] = _schema_map(key, value, walk, here, depth, guarded=key != "dependentSchemas" and guarded)
-    elif key == "prefixItems":
+    elif key in _GUARDED_MAP or key in IN_PLACE_MAP:
+        out[key] = _schema_map(key, value, walk, here, depth, guarded=key not in IN_PLACE_MAP and guarded)
+    elif key in PARTS_LIST:
         out[key] = _schema_list(key, value, walk, here, depth, guarded=True)
-    elif key in _OPEN_ONE:
+    elif key in IN_PLACE_ONE:
         out[key] = _node(value, walk, here, depth + 1, guarded=guarded)
-    elif key in _OPEN_LIST:
+    elif key in IN_PLACE_LIST:
         out[key] = _schema_list(key, value, walk, here, depth, guarded=guarded)
     elif key == "required":
         out[key] = _required(value, pointer)
@@ -153,7 +165,7 @@ def _schema_map(key: str, value: Any, walk: Walk, pointer: str, depth: int, *, g
     if not isinstance(value, dict):
         raise Refusal("unsupported_schema", f"{key} at {pointer} must be a mapping of schemas")
     guard = True if key in _GUARDED_MAP else guarded
-    return {name: _node(s, walk, f"{pointer}/{_escape(name)}", depth + 1, guarded=guard) for name, s in value.items()}
+    return {name: _node(s, walk, f"{pointer}/{escape(name)}", depth + 1, guarded=guard) for name, s in value.items()}
 
 
 def _schema_list(key: str, value: Any, walk: Walk, pointer: str, depth: int, *, guarded: bool) -> list[Any]:
@@ -227,7 +239,3 @@ def _is_read_only(schema: Mapping[str, Any], walk: Walk) -> bool:
         return True
     ref = schema.get("$ref")
     return isinstance(ref, str) and walk.read_only(ref)
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")

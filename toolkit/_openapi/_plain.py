@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolkit._exceptions import SpecError
+from toolkit._schema import escape
 
 __all__ = ["MAX_INT_DIGITS", "MAX_NESTING", "MAX_VALUES", "check_int_literal", "plain_document"]
 
@@ -157,7 +158,7 @@ def _check_scalar(value: Any, stack: list[list[Any]], key: Any) -> bool:
 def _pointer(stack: list[list[Any]], key: Any) -> str:
     """The JSON pointer of ``key`` under the innermost container of ``stack`` (keys shown as text)."""
     tokens = [frame[2] for frame in stack[1:]] + ([] if key is None else [key])
-    text = "".join("/" + _token(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+    text = "".join("/" + escape(_token(t)) for t in tokens)
     return text[:300] or "/"
 
 

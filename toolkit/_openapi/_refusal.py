@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from toolkit._refs import REF_SLUGS
+from toolkit._schema import REF_SLUGS
 
 __all__ = ["SCHEMA_REFUSALS", "SLUGS", "Refusal", "RefusalSlug"]
 

@@ -4,7 +4,7 @@ Read once, from the document, while the tools are built; the results travel on e
 :class:`~toolkit.ToolContract` (``security``, ``servers``), so the runtime and code generation never read the
 spec again. OpenAPI 3 ``components.securitySchemes`` and Swagger 2.0 ``securityDefinitions`` are both read,
 leniently: scheme keys and names are trimmed, ``type`` and ``in`` read in any letter case. Which declared
-parameters are credentials is decided in :mod:`toolkit._openapi._credentials`.
+parameters are credentials is decided in :mod:`toolkit._openapi._credential_rule`.
 """
 
 from __future__ import annotations

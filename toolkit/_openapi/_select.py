@@ -17,11 +17,11 @@ from typing import Any
 
 from toolkit._contract import Policy
 from toolkit._exceptions import SpecError
-from toolkit._openapi._credentials import CredentialOptions, credential_options
+from toolkit._openapi._credential_rule import CredentialOptions, credential_options
+from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._load import HTTP_METHODS
 from toolkit._openapi._parse import parse_text
 from toolkit._openapi._plain import plain_document
-from toolkit._openapi._refs import Resolver
 from toolkit._openapi._refusal import Refusal, RefusalSlug
 from toolkit._tool import Rejection
 

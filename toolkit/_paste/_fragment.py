@@ -16,7 +16,7 @@ from toolkit._exceptions import SchemaError, SpecError, ToolkitError
 from toolkit._openapi import from_openapi
 from toolkit._paste._chunks import parse_blocks
 from toolkit._paste._problem import Problem, problem_of
-from toolkit._refs import tokens
+from toolkit._schema import tokens
 from toolkit._tool import Toolset
 
 __all__ = ["cut", "openapi_toolset"]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._contract import Effect
-from toolkit._exceptions import TargetError
+from toolkit._exceptions import NotCallableError, TargetError
 from toolkit._openapi._parse import parse_text
 from toolkit._paste._detect import Kind
 from toolkit._paste._fragment import cut
@@ -95,4 +95,4 @@ def source_of(item: Any, toolsets: Iterable[Toolset] = (), texts: Mapping[str, s
         return Source(_function_source(fn, item.name), "python", _namespace(item, fn), item.effect, fn.__globals__)
     if callable(item):
         return Source(_function_source(item, repr(item)), "python", None, "write", getattr(item, "__globals__", None))
-    raise TargetError(f"cannot edit a {type(item).__name__}: pass a function, a Tool or a Toolset", slug="not_callable")
+    raise NotCallableError(f"cannot edit a {type(item).__name__}: pass a function, a Tool or a Toolset")

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit._canonical import JSON_TYPES
-from toolkit._refs import Resolve, TypeSet, follow
+from toolkit._schema import Resolve, TypeSet, follow
 from toolkit._validation._checks import Check, Run, short
 from toolkit._validation._expected import Loc, declared_texts, describe, once, type_name
 

@@ -2,11 +2,11 @@
 
 :func:`compile_schema` walks the schema a single time and returns a :data:`~toolkit._validation._checks.Check` for the
 root. Local ``$ref`` s (and ``$dynamicRef`` s, which within one document resolve the same way) are read by
-:mod:`toolkit._refs` (the reader every stage uses, with its slugs) and compile lazily into a shared cell, so
+:mod:`toolkit._schema` (the reader every stage uses, with its slugs) and compile lazily into a shared cell, so
 recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by the data's own
 depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
 
-Before compiling, :func:`toolkit._refs.check_references` reads every reference the schema can reach and
+Before compiling, :func:`toolkit._schema.check_references` reads every reference the schema can reach and
 refuses a *left-recursive* schema -- a reference cycle through ``$ref`` / ``anyOf`` / ``oneOf`` / ``allOf`` /
 ``not`` / ``if``-``then``-``else`` that never steps into ``properties``, ``items`` and the like, e.g.
 ``$defs: {A: {anyOf: [{$ref: "#/$defs/A"}, {type: string}]}}`` -- with ``SchemaError(slug="left_recursive_ref")``,
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._refs import Refs, check_references, schema_types, silent_on_unlisted
+from toolkit._schema import Refs, check_references, schema_types, silent_on_unlisted
 from toolkit._validation._arrays import array_check, unevaluated_items_check
 from toolkit._validation._checks import (
     MAX_DEPTH,
@@ -460,7 +460,7 @@ def compile_schema(schema: Mapping[str, Any], options: Options, shortcut: Shortc
     """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root; with
     ``shortcut``, each object check first tries its properties' shortcuts (see :data:`Shortcut`).
 
-    Every reference the schema can reach is read first (:func:`toolkit._refs.check_references`), so a bad one
+    Every reference the schema can reach is read first (:func:`toolkit._schema.check_references`), so a bad one
     raises on the first call whatever the arguments, with the slug every stage uses; a left-recursive schema
     is refused with ``SchemaError(slug="left_recursive_ref")``: its meaning is undefined, so no answer would
     be right.

@@ -13,7 +13,7 @@ than failing (or, worse, accepting) on a call:
   annotation, and the validator does not fill it in (the function's own default applies);
 * ``unsupported_keyword`` -- a keyword of an older draft that 2020-12 replaced and that would otherwise be
   silently ignored (``dependencies``, ``additionalItems``, ``$recursiveRef``, ``$recursiveAnchor``);
-* the reference slugs of :mod:`toolkit._refs` (``unresolved_ref``, ``remote_ref``, ``left_recursive_ref`` ...).
+* the reference slugs of :mod:`toolkit._schema` (``unresolved_ref``, ``remote_ref``, ``left_recursive_ref`` ...).
 
 The compile itself stays lazy (large API schemas compile only as far as the data reaches), so this walk does
 no compiling: patterns are compiled once each (and cached for the validator), everything else is a type test.
@@ -27,17 +27,22 @@ from typing import Any
 
 from toolkit._canonical import JSON_TYPES
 from toolkit._exceptions import SchemaError
-from toolkit._refs import Refs, check_references, subschemas
+from toolkit._schema import (
+    ANNOTATION_SCHEMAS,
+    LEGACY_DEFINITIONS,
+    NOT_APPLIED,
+    REPLACED,
+    SCHEMA_LIST,
+    SCHEMA_MAP,
+    SCHEMA_ONE,
+    Refs,
+    check_references,
+    subschemas,
+)
 from toolkit._validation._pattern import compile_pattern
 
 __all__ = ["check_enforceable", "json_value"]
 
-_REPLACED = {
-    "dependencies": "2020-12 split it in two: use dependentRequired (a list of names) or dependentSchemas (a schema)",
-    "additionalItems": "2020-12 reads prefixItems for the first items and items for the rest: use items",
-    "$recursiveRef": "2020-12 replaced it with $dynamicRef (with $dynamicAnchor)",
-    "$recursiveAnchor": "2020-12 replaced it with $dynamicAnchor (with $dynamicRef)",
-}
 _COUNTS: tuple[str, ...] = (
     "minLength",
     "maxLength",
@@ -49,13 +54,15 @@ _COUNTS: tuple[str, ...] = (
 )
 _COUNTS += ("maxContains",)
 _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-_SCHEMAS: tuple[str, ...] = ("additionalProperties", "items", "contains", "propertyNames", "unevaluatedProperties")
-_SCHEMAS += ("unevaluatedItems", "not", "if", "then", "else")
-_MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs")
-_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMAS = tuple(key for key in SCHEMA_ONE if key not in ANNOTATION_SCHEMAS)
+"""Keywords whose value must be one schema (an annotation's schema, never applied, is not checked)."""
+_MAPS = tuple(key for key in SCHEMA_MAP if key != LEGACY_DEFINITIONS)
+"""Keywords whose value must map names to schemas (``definitions`` is not a 2020-12 keyword: its value is the
+author's own, and a reference into it reads a schema like any other)."""
+_LISTS = SCHEMA_LIST
 _VALUES = ("enum", "const", "default")
 _MAX_VALUE_DEPTH = 256
-_UNREAD = frozenset({"$defs", "definitions", "contentSchema"})
+_UNREAD = NOT_APPLIED
 """Keywords holding schemas the validator reads only through a reference (or never: an annotation)."""
 
 
@@ -132,9 +139,9 @@ _RULES: dict[str, tuple[_Rule, str]] = {
 
 def _check_node(node: Mapping[str, Any], at: str) -> None:
     for keyword, value in node.items():
-        if keyword in _REPLACED:
+        if keyword in REPLACED:
             raise SchemaError(f"{keyword} at {at or 'the root'} is not a JSON Schema 2020-12 keyword, so it would be "
-                              f"ignored: {_REPLACED[keyword]}", slug="unsupported_keyword")  # fmt: skip
+                              f"ignored: {REPLACED[keyword]}", slug="unsupported_keyword")  # fmt: skip
         rule = _RULES.get(keyword)
         if rule is not None and not rule[0](value):
             raise _bad(at, keyword, f"is {_shown(value)}; {rule[1]}")

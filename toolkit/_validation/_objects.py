@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
-from toolkit._refs import silent_on_unlisted
+from toolkit._schema import silent_on_unlisted
 from toolkit._validation._checks import MAX_DEPTH, Check, Run, Search, short, slow_problem
 from toolkit._validation._expected import Loc, describe, once
 

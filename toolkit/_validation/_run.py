@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolkit._codes import FieldCode, NoticeAction
 from toolkit._envelope import UNSET, FieldError, Notice
+from toolkit._envelope_codes import FieldCode, NoticeAction
 from toolkit._validation._expected import Loc, format_path, json_text
 from toolkit._validation._pattern import MATCH_TIME_LIMIT
 from toolkit._validation._results import field_error

@@ -23,7 +23,7 @@ from toolkit._context import ToolContext
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._wire import PAYLOAD_SET_RENDERER
 from toolkit._envelope import FieldError, ToolResult
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import ToolCallShapeError, UsageError
 from toolkit._lowering import Dialect, Payload, dialect_named
 from toolkit._lowering._dialect import RawCall, refuse
 from toolkit._tool import Tool
@@ -134,7 +134,7 @@ def payloads(tools: Tool | Iterable[Tool], dialect: str = "gemini") -> PayloadSe
     items = (tools,) if isinstance(tools, Tool) else tuple(tools)
     for tool in items:
         if not isinstance(tool, Tool):
-            raise ToolkitError(f"payloads() takes tools (a Tool, a Toolset or a list of Tools), not {tool!r}")
+            raise UsageError(f"payloads() takes tools (a Tool, a Toolset or a list of Tools), not {tool!r}")
     found = [tool.payload(dialect) for tool in items]
     owners: dict[str, list[str]] = {}
     for item in found:
@@ -163,6 +163,4 @@ def plain(raw: Any) -> Mapping[str, Any]:
         value = dump(mode="json", exclude_none=True)
         if isinstance(value, Mapping):
             return value
-    raise ToolkitError(
-        f"a tool call is an SDK tool-call object or its JSON dict, not a {type(raw).__name__}", slug="bad_tool_call"
-    )
+    raise ToolCallShapeError(f"a tool call is an SDK tool-call object or its JSON dict, not a {type(raw).__name__}")

@@ -20,7 +20,7 @@ from typing import Any
 
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._wire import LIVE_RUN_RENDERER
-from toolkit._exceptions import RuntimeConfigError, ToolkitError
+from toolkit._exceptions import RuntimeConfigError, UsageError
 from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, _sessions, payloads
 
@@ -120,10 +120,10 @@ def try_live(
     """
     spec = PROVIDERS.get(provider)
     if spec is None:
-        raise ToolkitError(f"unknown provider {provider!r}; use one of {', '.join(PROVIDERS)}", slug="usage")
+        raise UsageError(f"unknown provider {provider!r}; use one of {', '.join(PROVIDERS)}")
     dialect = dialect or spec.dialects[0]
     if dialect not in spec.dialects:
-        raise ToolkitError(f"{provider} takes the dialects {', '.join(spec.dialects)}, not {dialect!r}", slug="usage")
+        raise UsageError(f"{provider} takes the dialects {', '.join(spec.dialects)}, not {dialect!r}")
     key = _key(provider, spec, os.environ if env is None else env)
     wire = payloads(tools, dialect)
     model = model or spec.model

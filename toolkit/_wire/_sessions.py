@@ -4,7 +4,7 @@
 Each SDK is imported inside its function (they are heavy, and optional: the ``providers`` extra). The
 tool list is the :class:`~toolkit.PayloadSet`'s bodies, handed to the SDK as they are; the model's own turn
 goes back into the history verbatim (Gemini needs its ``thoughtSignature`` parts). A provider's error
-(refused request, bad key, unreachable host) raises ``ToolkitError(slug="provider_error")`` with its message.
+(refused request, bad key, unreachable host) raises :class:`~toolkit.ProviderError` with its message.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import MissingExtraError, ProviderError, ToolkitError
 from toolkit._wire import PayloadSet
 
 __all__ = ["anthropic", "gemini", "openai_chat", "openai_responses"]
@@ -24,10 +24,9 @@ Session = tuple[Callable[[list[Any]], Turn], list[Any], Callable[[], None]]
 
 
 def _missing(package: str) -> ToolkitError:
-    return ToolkitError(
+    return MissingExtraError(
         f"trying tools live needs the {package} package: install the `providers` extra "
-        "(pip install 'toolkit-workbench[providers]')",
-        slug="missing_extra",
+        "(pip install 'toolkit-workbench[providers]')"
     )
 
 
@@ -36,7 +35,7 @@ def _provider_errors(provider: str, *errors: type[BaseException]) -> Iterator[No
     try:
         yield
     except errors as error:
-        raise ToolkitError(f"{provider} answered with an error: {error}", slug="provider_error") from error
+        raise ProviderError(f"{provider} answered with an error: {error}") from error
 
 
 def gemini(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float) -> Session:

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from toolkit._codes import FieldCode
-from toolkit._contract import FormField, parse_binding
+from toolkit._contract import FormEncoding as FormField
+from toolkit._contract import parse_binding
 from toolkit._envelope import FieldError, ToolResult
+from toolkit._envelope_codes import FieldCode
 from toolkit._tool import Tool
 from toolkit.runtime.forms import FORM_CONTENT_TYPE
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit._contract import SecurityScheme
-from toolkit._credentials import Credential
+from toolkit._credential_record import Credential
 from toolkit._exceptions import RuntimeConfigError
 
 __all__ = ["Credential", "CredentialSource", "RequestParts", "SecurityScheme", "fill"]

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from toolkit._contract import FormField
+from toolkit._contract import FormEncoding as FormField
 
 __all__ = ["FORM_CONTENT_TYPE", "encode_form", "form_pairs"]
 

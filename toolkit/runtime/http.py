@@ -30,8 +30,9 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from toolkit._contract import FormField, Loss, Policy, ToolContract, parse_binding
-from toolkit._credentials import Credential
+from toolkit._contract import FormEncoding as FormField
+from toolkit._contract import Loss, Policy, ToolContract, parse_binding
+from toolkit._credential_record import Credential
 from toolkit._envelope import Notice, ToolResult
 from toolkit._exceptions import RuntimeConfigError
 from toolkit._tool import Tool

@@ -14,8 +14,8 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolkit._codes import FieldCode
 from toolkit._envelope import FieldError, ToolResult
+from toolkit._envelope_codes import FieldCode
 from toolkit.runtime.trim import Trim, trim
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
 from toolkit._envelope import FieldError
-from toolkit._refs import Refs, schema_types, silent_on_unlisted
+from toolkit._schema import Refs, schema_types, silent_on_unlisted
 from toolkit._validation._admit import plain_size
 from toolkit._validation._checks import (
     MAX_FIELD_ERRORS,

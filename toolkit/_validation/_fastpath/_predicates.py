@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._refs import Refs
+from toolkit._schema import Refs
 from toolkit._validation._admit import MAX_ARGUMENT_SIZE
 from toolkit._validation._checks import _step_parts, named_types
 from toolkit._validation._compile import ARRAY_KEYWORDS, SCALAR_KEYWORDS, VALIDATION_KEYWORDS

@@ -26,7 +26,7 @@ from typing import Any
 from toolkit._canonical import json_copy
 from toolkit._envelope import Notice, ToolResult
 from toolkit._exceptions import ToolkitError
-from toolkit._refs import Refs
+from toolkit._schema import Refs
 from toolkit._validation._admit import MAX_ARGUMENT_SIZE
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import Options

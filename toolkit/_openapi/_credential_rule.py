@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolkit._contract import SecurityScheme
-from toolkit._credentials import Credential, CredentialLocation, CredentialReason, env_name
+from toolkit._credential_record import Credential, CredentialLocation, CredentialReason, env_name
 from toolkit._exceptions import SpecError
 from toolkit._openapi._security import defined_schemes
 

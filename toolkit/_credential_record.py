@@ -8,7 +8,7 @@ configuration does not name it, the environment variable ``env`` (by default ``<
 :func:`env_name`). A credential that implements a security scheme the operation uses (``scheme``) is filled
 by that scheme, where the scheme says; the others are filled where the spec declared them.
 
-The rule that finds them lives in :mod:`toolkit._openapi._credentials`; filling them in
+The rule that finds them lives in :mod:`toolkit._openapi._credential_rule`; filling them in
 :mod:`toolkit.runtime.credentials`. This module is data only, shared by the contract, the renderers, code
 generation and the runtime.
 """
@@ -16,10 +16,11 @@ generation and the runtime.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from toolkit._regex import lazy
 
 __all__ = ["REASONS", "Credential", "CredentialLocation", "CredentialReason", "env_name"]
 
@@ -44,7 +45,7 @@ REASONS: Mapping[str, str] = {
 }
 """Why a parameter was taken out of the arguments, with a one-line meaning (what the summary explains)."""
 
-_WORD = re.compile(r"[A-Z]*[a-z]+[0-9]*|[A-Z]+[0-9]*(?![a-z])|[0-9]+")
+_WORD = lazy(r"[A-Z]*[a-z]+[0-9]*|[A-Z]+[0-9]*(?![a-z])|[0-9]+")
 """Words of a name for an environment variable: ``apiKey`` → api, Key; ``OAuth2Security`` → OAuth2, Security."""
 
 

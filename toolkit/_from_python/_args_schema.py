@@ -24,6 +24,7 @@ from pydantic_core import core_schema
 
 from toolkit._contract import Loss
 from toolkit._from_python._docstrings import parse_docstring
+from toolkit._schema import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, escape
 
 __all__ = ["DECIMAL_PATTERN", "args_schema_of"]
 
@@ -40,20 +41,6 @@ _DECIMAL_BOUNDS = {
     "max_digits": "maxDigits",
     "decimal_places": "decimalPlaces",
 }
-_SUBSCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
-_SUBSCHEMA_KEYS = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
-_SUBSCHEMA_LISTS = ("anyOf", "allOf", "oneOf", "prefixItems")
 _ARTEFACTS = ("title",)
 
 
@@ -110,7 +97,11 @@ def args_schema_of(model: type[BaseModel]) -> tuple[dict[str, Any], tuple[Loss, 
 
 
 def _clean(node: Any, pointer: str, losses: list[Loss]) -> Any:
-    """Copy a schema node without artefacts, turning decimal markers into losses (recursive, finite tree)."""
+    """Copy a schema node without artefacts, turning decimal markers into losses (recursive, finite tree).
+
+    Every position a 2020-12 schema holds a subschema at is entered (pydantic writes 2020-12), so a ``title``
+    is an artefact wherever it stands, ``contentSchema`` and ``definitions`` from ``json_schema_extra`` included.
+    """
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
@@ -119,11 +110,11 @@ def _clean(node: Any, pointer: str, losses: list[Loss]) -> Any:
             continue
         if key == _DECIMAL_MARK:
             losses.extend(_decimal_losses(pointer, value))
-        elif key in _SUBSCHEMA_MAPS and isinstance(value, dict):
-            out[key] = {k: _clean(v, f"{pointer}/{key}/{_escape(k)}", losses) for k, v in value.items()}
-        elif key in _SUBSCHEMA_KEYS:
+        elif key in SCHEMA_MAP and isinstance(value, dict):
+            out[key] = {k: _clean(v, f"{pointer}/{key}/{escape(k)}", losses) for k, v in value.items()}
+        elif key in SCHEMA_ONE:
             out[key] = _clean(value, f"{pointer}/{key}", losses)
-        elif key in _SUBSCHEMA_LISTS and isinstance(value, list):
+        elif key in SCHEMA_LIST and isinstance(value, list):
             out[key] = [_clean(v, f"{pointer}/{key}/{i}", losses) for i, v in enumerate(value)]
         else:
             out[key] = value
@@ -139,7 +130,3 @@ def _decimal_losses(pointer: str, bounds: dict[str, Any]) -> Iterator[Loss]:
             "a Decimal travels as a decimal string, which JSON Schema cannot bound; "
             "the bound is enforced when the argument is converted to Decimal",
         )
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")

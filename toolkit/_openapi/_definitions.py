@@ -1,6 +1,6 @@
-"""Local ``$ref`` resolution across one document: lazy, memoised, never fetching, never deep-copying it.
+"""The ``$defs`` a document's references become: resolved lazily, memoised, never fetched, never deep-copied.
 
-References are read by :class:`toolkit._refs.Refs` (the reader every stage uses), so they are refused with its
+References are read by :class:`toolkit._schema.Refs` (the reader every stage uses), so they are refused with its
 slugs: ``remote_ref`` for another document (``other.yaml#/X``, ``https://...``: never fetched),
 ``unresolved_ref`` for a pointer to nowhere (or a plain-name anchor), ``bad_ref`` for a malformed one.
 
@@ -24,7 +24,7 @@ from toolkit._contract import Loss
 from toolkit._exceptions import SchemaError
 from toolkit._openapi._normalise import Walk, normalise
 from toolkit._openapi._refusal import Refusal
-from toolkit._refs import LEFT_RECURSIVE_REF, Refs, RefSlug, follow, is_ref_slug, tokens
+from toolkit._schema import LEFT_RECURSIVE_REF, Refs, RefSlug, follow, is_ref_slug, tokens
 
 __all__ = ["MAX_DEFS", "Definition", "Resolver"]
 
