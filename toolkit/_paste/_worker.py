@@ -125,7 +125,7 @@ def _confine(memory: int) -> None:
 
 def _detached(draft: Draft) -> Draft:
     """The draft with its tools' Python callables removed (they exist only in the worker)."""
-    tools = tuple(replace(t, fn=None, converter=None, domain_checks=(), _cache={}) for t in draft.tools)
+    tools = tuple(replace(t, fn=None, converter=None, domain_checks=()) for t in draft.tools)
     return replace(draft, tools=tools)
 
 
