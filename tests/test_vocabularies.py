@@ -92,9 +92,9 @@ def test_every_table_entry_is_written_somewhere_or_reserved(findings: list[Findi
     )
 
 
-ROOT_RAISED = {"toolkit/_validation/_invoke.py": "not_callable"}
-"""Where the package still raises the root itself, with the slug it passes: each should raise that slug's class
-(here ``NotCallableError``); the tests below hold this list to exactly the sites that remain."""
+ROOT_RAISED: dict[str, str] = {}
+"""Where the package still raises the root itself, with the slug it passes (none: each raises its slug's class);
+the tests below hold this list to exactly the sites that remain."""
 
 
 def test_exception_slugs_name_exactly_the_classes_that_raise_them(findings: list[Finding]) -> None:

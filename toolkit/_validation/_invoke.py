@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit._context import ToolContext
 from toolkit._envelope import FieldError, Status, ToolResult
-from toolkit._exceptions import RuntimeConfigError, ToolkitError
+from toolkit._exceptions import NotCallableError, RuntimeConfigError, ToolkitError
 from toolkit._validation._expected import format_path
 
 if TYPE_CHECKING:
@@ -50,10 +50,9 @@ _TRANSIENT: tuple[type[BaseException], ...] = (TimeoutError, ConnectionError, In
 def call(tool: Tool, args: Any, context: ToolContext | None = None) -> ToolResult:
     """Validate ``args``, convert them, call ``tool.fn`` and wrap the outcome. Never raises for bad args."""
     if tool.fn is None:
-        raise ToolkitError(
+        raise NotCallableError(
             f"tool {tool.name!r} has no Python function to call; build it with toolkit.from_function, or call "
-            "an OpenAPI tool through its generated module or the HTTP runtime",
-            slug="not_callable",
+            "an OpenAPI tool through its generated module or the HTTP runtime"
         )
     checked = tool.validate(args)
     if not checked.ok:
