@@ -59,7 +59,7 @@ def test_a_loop_that_swallows_the_interrupt_is_killed_and_the_next_edit_builds(p
     draft = previewer.build(loop + FUNCTION)
     waited = time.monotonic() - started
     assert draft.problem is not None
-    assert "could not be interrupted" in draft.problem.message
+    assert (draft.problem.slug, "could not be interrupted" in draft.problem.message) == ("preview_timeout", True)
     assert previewer.started == 1, "the worker stays warm: only its child was killed"
     assert waited < TIME_LIMIT + GRACE + 1.0
     assert previewer.build(FUNCTION).ok
@@ -77,7 +77,10 @@ def test_a_plain_endless_loop_is_interrupted_inside_the_worker_and_located(previ
 def test_os_exit_ends_the_worker_not_this_process(previewer: Previewer) -> None:
     draft = previewer.build("import os\nos._exit(1)\n" + FUNCTION)
     assert draft.problem is not None
-    assert "ended its preview process with code 1" in draft.problem.message
+    assert (draft.problem.slug, "ended its preview process with code 1" in draft.problem.message) == (
+        "preview_exited",
+        True,
+    )
     assert previewer.build(FUNCTION).ok
 
 

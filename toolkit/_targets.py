@@ -24,6 +24,8 @@ import sys
 import sysconfig
 import traceback
 from collections.abc import Iterable
+from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
@@ -38,6 +40,7 @@ from toolkit._exceptions import (
 )
 from toolkit._openapi import from_openapi
 from toolkit._openapi._parse import parse_text
+from toolkit._openapi._pin import stale_pin
 from toolkit._openapi._select import load_overrides
 from toolkit._tool import Tool, Toolset
 
@@ -89,7 +92,10 @@ def default_namespace(path: str | Path) -> str:
 
 
 def load_spec(path: str, namespace: str | None, *, select: str = "extension", overrides: str | None = None) -> Toolset:
-    """Build the toolset of one spec file (the file must exist); errors name the spec or overrides file."""
+    """Build the toolset of one spec file (the file must exist); errors name the spec or overrides file.
+
+    A pinned spec whose bytes changed is read all the same (its ``source["pin"]`` is ``"stale"``), so the change
+    can be reviewed; :func:`toolkit.from_openapi` itself refuses it."""
     file = Path(path)
     if file.is_dir():
         raise SpecError(f"{path} is a folder; pass an OpenAPI spec file (.yaml, .yml or .json)", slug="not_found")
@@ -98,7 +104,12 @@ def load_spec(path: str, namespace: str | None, *, select: str = "extension", ov
     options: dict[str, Any] = {"select": select}
     if overrides:
         options["overrides"] = _read_overrides(overrides)
-    return from_openapi(file, namespace or default_namespace(path), **options)
+    stale = stale_pin(file)
+    if stale is None:
+        return from_openapi(file, namespace or default_namespace(path), **options)
+    # a pinned spec that changed is read for review (the CLI says its pin is stale; `golden check` fails)
+    toolset = from_openapi(file.read_bytes(), namespace or default_namespace(path), **options)
+    return replace(toolset, source={**toolset.source, "path": str(file), "pin": "stale"})
 
 
 def _read_overrides(path: str) -> Any:
@@ -295,6 +306,12 @@ def tools_of(value: Any, label: str, **options: Any) -> list[Tool]:
     if not callable(value):
         shown = repr(value) if len(repr(value)) <= 40 else type(value).__name__ + " value"
         raise NotCallableError(f"{label} is not a function, Tool or Toolset (it is {shown})")
+    if isinstance(value, type) and (issubclass(value, Enum | BaseException) or value.__module__ == "builtins"):
+        kind = "an Enum" if issubclass(value, Enum) else "an exception" if issubclass(value, BaseException) else "a"
+        raise NotCallableError(
+            f"{label} is {kind} class, not a function: name a function, Tool or Toolset (a class becomes a tool "
+            "only when its constructor takes the tool's arguments, as a dataclass does)"
+        )
     # The Python source stage loads pydantic: only when a target names a function.
     from toolkit._from_python import from_function
 

@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any, NoReturn
 
 from toolkit import __version__
-from toolkit._commands import demo, diff, fixtures, generate, golden, lower, reference, serve
+from toolkit._commands import demo, diff, fixtures, generate, golden, lower, pin, reference, serve
 from toolkit._exceptions import ToolkitError
 
 __all__ = ["COMMANDS", "EXIT_CODES", "build_parser", "main"]
@@ -26,6 +26,7 @@ COMMANDS: dict[str, ModuleType] = {
     "golden": golden,
     "diff": diff,
     "generate": generate,
+    "pin": pin,
     "demo": demo,
     "serve": serve,
     "reference": reference,

@@ -19,6 +19,7 @@ import json
 import keyword
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from toolkit import __version__
@@ -58,8 +59,16 @@ def _class_name(stem: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in stem.split("_") if part) + "Tool"
 
 
-def _provenance(source: Mapping[str, Any], path: str | None) -> list[str]:
-    spec_path = path if path is not None else str(source.get("path", ""))
+def _recorded_path(source: Mapping[str, Any], path: str | None) -> str:
+    """The spec path a generated file records: as given, but only the file name of an absolute path (a
+    machine's folders are no part of the package, and the files stay the same wherever they are generated)."""
+    given = path if path is not None else str(source.get("path", ""))
+    if PurePosixPath(given).is_absolute() or PureWindowsPath(given).is_absolute():
+        return PureWindowsPath(given).name  # the name after the last `/` or `\\`
+    return given
+
+
+def _provenance(source: Mapping[str, Any], spec_path: str) -> list[str]:
     digest = str(source.get("sha256", ""))
     shown = digest if _HEX64.fullmatch(digest) else repr(digest)
     return [
@@ -277,10 +286,10 @@ def generate(
     if unknown:
         raise CodegenError(f"trim settings name unknown tools {unknown}; the tools are {list(toolset.names)}")
     stems = _stems(toolset.tools)
-    header = _provenance(toolset.source, source_path)
-    source = {k: str(v) for k, v in toolset.source.items() if k in ("path", "sha256", "openapi", "title", "version")}
-    if source_path is not None:
-        source["path"] = source_path
+    recorded = _recorded_path(toolset.source, source_path)
+    header = _provenance(toolset.source, recorded)
+    source = {k: str(v) for k, v in toolset.source.items() if k in ("sha256", "openapi", "title", "version")}
+    source["path"] = recorded
     files: dict[str, str] = {f"{package}/py.typed": ""}
     for stem, tool in stems.items():
         settings = (trim or {}).get(tool.name, Trim())

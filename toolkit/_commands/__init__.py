@@ -10,13 +10,18 @@ import argparse
 import contextlib
 import json
 import re
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from toolkit._openapi._pin import stale_pin
+from toolkit._targets import is_spec
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["add_target_arguments", "plain_text", "progress", "write_json"]
+__all__ = ["add_target_arguments", "plain_text", "progress", "stale_pin_notices", "write_json"]
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 _LITERAL = re.compile(r"``([^`]+)``")
@@ -62,3 +67,12 @@ def progress(console: Console, description: str, total: int | None) -> Iterator[
     ) as bar:  # fmt: skip
         task = bar.add_task(description, total=total)
         yield lambda n=1: bar.advance(task, n)
+
+
+def stale_pin_notices(*targets: str) -> None:
+    """A notice on stderr for each target that is a pinned spec changed since its pin (it is still read)."""
+    for target in targets:
+        if is_spec(target) and Path(target).is_file():
+            stale = stale_pin(Path(target))
+            if stale is not None:
+                sys.stderr.write(f"notice: {stale.message}\n")

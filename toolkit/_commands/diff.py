@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit import _golden
-from toolkit._commands import plain_text, progress, write_json
+from toolkit._commands import plain_text, progress, stale_pin_notices, write_json
 from toolkit._diff import VERDICT_ADVICE, SpecDiff, diff_declarations, diff_dialects, spec_diff_of
 from toolkit._exceptions import GitError, GoldenError, UsageError
 from toolkit._lowering import DIALECTS
@@ -210,6 +210,7 @@ def compare(args: argparse.Namespace, console: Console) -> DeclarationDiff | Spe
     a golden or git OLD side is read after NEW, since it holds NEW's tools."""
 
     old_label, new_label = _sides(args)
+    stale_pin_notices(*dict.fromkeys((old_label, new_label)))
     namespace = args.namespace or default_namespace(args.sides[0] if args.sides else args.dir)
     select = "all" if args.all else "extension"
     with progress(console, "comparing", 3) as advance:

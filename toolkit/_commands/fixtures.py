@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import add_target_arguments, plain_text, progress, write_json
+from toolkit._commands import add_target_arguments, plain_text, progress, stale_pin_notices, write_json
 from toolkit._display import mimebundle
 from toolkit._fixtures import NESTED_CAP, fire, fixtures
 from toolkit._targets import load_tools, pick
@@ -55,6 +55,7 @@ def _render(console: Console, name: str, report: Any) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
+    stale_pin_notices(args.target)
 
     tools = pick(load_tools(args.target, namespace=args.namespace, overrides=args.overrides), args.op)
     reports = []

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit._codegen import generate, load_trim, stale_files, write_package
-from toolkit._commands import plain_text
+from toolkit._commands import plain_text, stale_pin_notices
 from toolkit._diff._text import plural
 from toolkit._exceptions import UsageError
 from toolkit._targets import default_namespace, is_spec, load_spec
@@ -47,11 +47,12 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _display_path(spec: str) -> str:
-    """The spec path recorded in the header: relative to the working folder when inside it, POSIX slashes."""
+    """The spec path recorded in the header: relative to the working folder when inside it (POSIX slashes);
+    an absolute path outside it is reduced to the file name by :func:`toolkit.generate`."""
     path = Path(spec)
     if path.is_absolute():
         with contextlib.suppress(ValueError):
-            return path.relative_to(Path.cwd()).as_posix()
+            return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     return path.as_posix()
 
 
@@ -62,6 +63,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
             "HTTP operations; for a Python function, import the function itself"
         )
     trim = load_trim(args.trim) if args.trim else None
+    stale_pin_notices(args.spec)
     toolset = load_spec(args.spec, args.namespace or default_namespace(args.spec), overrides=args.overrides)
     files = generate(toolset, package=args.package, source_path=_display_path(args.spec), trim=trim)
     out = Path(args.out)

@@ -20,7 +20,8 @@ Which tools are under golden control is explicit: ``<dir>/golden.toml`` lists th
 
 A ``[[spec]]`` may also set ``select = "all"`` to put every operation under control; a file target
 (``"../tools.py:ping"``) is relative to golden.toml too.
-Exit code 1 when ``check`` finds a missing, stale or orphaned golden file.
+Exit code 1 when ``check`` finds a missing, stale or orphaned golden file, or a spec under golden control that
+changed since it was pinned (review it, then ``toolkit pin SPEC``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit import _golden
 from toolkit._commands import plain_text, progress, write_json
-from toolkit._targets import load_tools
+from toolkit._openapi._pin import stale_pin
+from toolkit._targets import is_spec, load_tools
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -63,7 +65,8 @@ def _tools(args: argparse.Namespace) -> _golden.Manifest:
     tools: list[Tool] = []
     for target in args.targets:
         tools += load_tools(target, namespace=args.namespace)
-    return _golden.Manifest(tuple(tools), {})
+    stale = (stale_pin(Path(t)) for t in args.targets if is_spec(t))
+    return _golden.Manifest(tuple(tools), {}, tuple(s for s in stale if s is not None))
 
 
 def update_command(args: argparse.Namespace) -> str:
@@ -93,14 +96,20 @@ def run(args: argparse.Namespace, console: Console) -> int:
                 console.print(f"  wrote   {name}.json")
             for name in result.removed:
                 console.print(f"  removed {name}.json")
+            for stale in manifest.stale:
+                console.print(f"notice: {stale.message} (`toolkit golden check` fails until then)", markup=False)
         return 0
     report = _golden.check(tools, args.dir, pins=pins)
+    passed = report.passed and not manifest.stale
     if args.json:
-        write_json(console, report.to_dict())
-    else:
-        style = "green" if report.passed else "red"
-        lines = report.to_text(update_command(args)).splitlines()
-        console.print(lines[0], style=style, markup=False)
-        for line in lines[1:]:
-            console.print(line, markup=False)
-    return 0 if report.passed else 1
+        records = [{"spec": str(s.path), "pinned": s.pinned, "actual": s.actual} for s in manifest.stale]
+        write_json(console, {**report.to_dict(), "passed": passed, "stale_pins": records})
+        return 0 if passed else 1
+    for changed in manifest.stale:
+        console.print(f"golden FAILED: {changed.message}", style="red", markup=False)
+    style = "green" if report.passed else "red"
+    lines = report.to_text(update_command(args)).splitlines()
+    console.print(lines[0], style=style, markup=False)
+    for line in lines[1:]:
+        console.print(line, markup=False)
+    return 0 if passed else 1

@@ -13,7 +13,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import pretty
-from toolkit._commands import add_target_arguments, plain_text, progress, write_json
+from toolkit._commands import add_target_arguments, plain_text, progress, stale_pin_notices, write_json
 from toolkit._diff._text import plural
 from toolkit._lowering import DIALECTS
 from toolkit._openapi import summarise
@@ -152,6 +152,7 @@ def _sizes_table(console: Console, sizes: dict[str, Any]) -> None:
 
 
 def _summary(console: Console, args: argparse.Namespace) -> int:
+    stale_pin_notices(args.target)
     with progress(console, f"lowering {args.target}", None):
         select = "all" if args.all else "extension"
         if is_spec(args.target):
@@ -172,6 +173,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     if args.summary:
         return _summary(console, args)
     select = "all" if args.all else "extension"
+    stale_pin_notices(args.target)
     with progress(console, f"lowering {args.target}", None):
         tools = pick(
             load_tools(args.target, namespace=args.namespace, select=select, overrides=args.overrides), args.op

@@ -20,6 +20,7 @@ Any entry may pin more dialects than ``gemini`` (always pinned, in ``<tool>.json
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from typing import Any
 
 from toolkit._exceptions import GoldenError, SignatureError, SpecError, TargetError
 from toolkit._lowering import DIALECTS
+from toolkit._openapi._pin import StalePin, stale_pin
 from toolkit._targets import find_object, load_spec, load_tools, split_target, tools_of
 from toolkit._tool import Tool
 
@@ -74,10 +76,12 @@ def _function_tools(manifest: Path, entry: dict[str, Any]) -> list[Tool]:
 
 @dataclass(frozen=True, slots=True)
 class Manifest:
-    """The tools a manifest puts under golden control, and the dialects pinned per tool besides ``gemini``."""
+    """The tools a manifest puts under golden control, the dialects pinned per tool besides ``gemini``, and the
+    manifest's spec files that changed since they were pinned in their lock file (``golden check`` fails on them)."""
 
     tools: tuple[Tool, ...]
     pins: Mapping[str, tuple[str, ...]]
+    stale: tuple[StalePin, ...] = ()
 
 
 def _dialects(manifest: Path, kind: str, number: int, entry: Mapping[str, Any]) -> tuple[str, ...]:
@@ -128,4 +132,8 @@ def load_manifest(path: str | Path) -> Manifest:
             tools += found
             if dialects:
                 pins.update(dict.fromkeys((tool.name for tool in found), dialects))
-    return Manifest(tuple(tools), pins)
+    stale = [
+        stale_pin(Path(os.path.normpath(manifest.parent / entry["path"])))
+        for entry in _entries(manifest, table, "spec", "path")
+    ]
+    return Manifest(tuple(tools), pins, tuple(s for s in stale if s is not None))

@@ -2,20 +2,23 @@
 
 ``specs/specs.lock.json`` maps a file name to ``{"sha256": ..., "openapi": ...}``. Loading a file listed
 there whose bytes no longer match fails with :class:`~toolkit.ChecksumMismatch`, naming both digests, so a
-spec cannot change under the golden files without a deliberate re-pin (:func:`pin`).
+spec cannot change under the golden files without a deliberate re-pin (:func:`pin`, ``toolkit pin SPEC``).
+The command line reviews such a change instead of refusing it: :func:`stale_pin` says whether a file's pin is
+stale, the CLI shows a notice, and ``toolkit golden check`` fails until the file is re-pinned.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolkit._exceptions import ChecksumMismatch, SpecError
 from toolkit._openapi._parse import parse_text
 
-__all__ = ["LOCK_NAME", "lock_entry", "pin", "read_lock", "verify_pinned"]
+__all__ = ["LOCK_NAME", "StalePin", "lock_entry", "pin", "read_lock", "stale_pin", "verify_pinned"]
 
 LOCK_NAME = "specs.lock.json"
 
@@ -28,23 +31,45 @@ def read_lock(directory: Path) -> dict[str, Any]:
     try:
         entries = json.loads(lock.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise SpecError(f"cannot read {lock}: {exc}; fix or re-create it with pin()", slug="bad_lock") from None
+        raise SpecError(
+            f"cannot read {lock}: {exc}; fix it, or delete it and re-pin with `toolkit pin SPEC`", slug="bad_lock"
+        ) from None
     if not isinstance(entries, dict):
         raise SpecError(f"{lock} must hold a JSON object keyed by file name", slug="bad_lock")
     return entries
 
 
-def verify_pinned(path: Path, data: bytes) -> None:
-    """Raise :class:`~toolkit.ChecksumMismatch` when ``path`` is pinned and ``data`` is not what was pinned."""
+@dataclass(frozen=True, slots=True)
+class StalePin:
+    """A pinned spec whose bytes changed since it was pinned: both digests."""
+
+    path: Path
+    pinned: str
+    actual: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"{self.path} changed since it was pinned in {LOCK_NAME} (sha256 {self.pinned} then, {self.actual} now); "
+            f"review the change (`toolkit diff --git HEAD {self.path}`), then re-pin it with `toolkit pin {self.path}`"
+        )
+
+
+def stale_pin(path: Path, data: bytes | None = None) -> StalePin | None:
+    """The stale pin of ``path`` (its bytes are ``data``, read when not given), or None when the file is not
+    pinned or still matches its lock entry."""
     entry = read_lock(path.parent).get(path.name)
     if not isinstance(entry, dict) or "sha256" not in entry:
-        return
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != entry["sha256"]:
-        raise ChecksumMismatch(
-            f"{path.name} is pinned in {LOCK_NAME} with sha256 {entry['sha256']} but its bytes now hash to "
-            f"{actual}; if the change is intended, re-pin it (toolkit._openapi.pin) and review the golden diff",
-        )
+        return None
+    actual = hashlib.sha256(path.read_bytes() if data is None else data).hexdigest()
+    return None if actual == entry["sha256"] else StalePin(path, str(entry["sha256"]), actual)
+
+
+def verify_pinned(path: Path, data: bytes) -> None:
+    """Raise :class:`~toolkit.ChecksumMismatch` when ``path`` is pinned and ``data`` is not what was pinned."""
+    stale = stale_pin(path, data)
+    if stale is not None:
+        raise ChecksumMismatch(stale.message)
 
 
 def lock_entry(path: Path) -> dict[str, str]:

@@ -48,10 +48,11 @@ if sys.platform != "win32":  # the worker forks a child per build: POSIX only
     import resource
 
 from toolkit._contract import Effect
+from toolkit._exceptions import TargetError
 from toolkit._paste import FIRED_LIMIT, Draft, paste
 from toolkit._paste._chunks import CACHE_LIMIT
 from toolkit._paste._detect import Kind, detect
-from toolkit._paste._problem import Problem
+from toolkit._paste._problem import Problem, problem_of
 
 __all__ = ["MEMORY_LIMIT", "Previewer", "seed_spec", "shared_previewer"]
 
@@ -363,13 +364,13 @@ class Previewer:
             reply = self._receive(self._number, limit)
         except (EOFError, OSError):
             self.close()
-            return Draft(chosen, problem=Problem("target_import_error", _exit_message(None)))
+            return Draft(chosen, problem=problem_of(TargetError(_exit_message(None), slug="preview_exited")))
         if reply is None:
             with contextlib.suppress(OSError):
                 os.killpg(started[2], signal.SIGKILL)
-            return Draft(chosen, problem=Problem("target_import_error", self._timeout_message()))
+            return Draft(chosen, problem=problem_of(TargetError(self._timeout_message(), slug="preview_timeout")))
         if reply[0] == "ended":
-            return Draft(chosen, problem=Problem("target_import_error", _exit_message(reply[2])))
+            return Draft(chosen, problem=problem_of(TargetError(_exit_message(reply[2]), slug="preview_exited")))
         draft: Draft = pickle.loads(reply[2])
         return draft
 
