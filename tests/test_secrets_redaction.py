@@ -240,3 +240,28 @@ def test_try_live_hides_the_provider_key_in_a_provider_error(provider: str, vari
     assert _leaks(str(caught.value)) == set()
     assert caught.value.__cause__ is None
     assert caught.value.__suppress_context__
+
+
+def test_over_mcp_a_failing_upstream_leaks_no_secret(upstream: str, tmp_path: Path) -> None:
+    """``tools/call`` through the official SDK's client, in-process: the reply the model reads names the key."""
+    anyio = pytest.importorskip("anyio")
+    mcp = pytest.importorskip("mcp")
+    from toolkit.runtime.mcp import build_server
+    from toolkit.runtime.serving import served
+
+    config = HttpConfig(environ=ENVIRON, headers={"X-Api-Key": HEADER})
+    tools = served([_tool("/e500/things")], base_url=upstream, config=config, ledger=tmp_path / "ledger.sqlite3")
+
+    async def run() -> Any:
+        async with mcp.Client(build_server(tools)) as client:
+            return await client.call_tool("things", {"q": "hi"})
+
+    try:
+        reply = anyio.run(run)
+    finally:
+        tools.close()
+    shown = json.dumps(reply.model_dump(mode="json"))
+    assert reply.is_error
+    assert "api_key=[SLACK_TOKEN]" in shown, shown
+    assert _leaks(shown) == set()
+    assert _leaks(b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.is_file())) == set()
