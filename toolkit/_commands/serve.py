@@ -19,7 +19,7 @@ carries (Authorization: Bearer ...): --token-env NAME reads it from an environme
 from a file; it is compared in constant time, and a request without it or with another is answered 401. Host and
 Origin are still checked: loopback names, plus each --allowed-host (e.g. tools.example.com:443, or NAME:* for any
 port) and --allowed-origin (e.g. https://app.example.com); others are answered 421 / 403. At most --max-sessions
-sessions are open at once (default 100), each closed after --idle-timeout seconds unused (default 600). A request
+sessions are open at once, each closed after --idle-timeout seconds unused (defaults below). A request
 whose JSON text repeats a key ({"amount": 1, "amount": 1000}) is refused (duplicate_key), never read as the last
 copy. A client hanging up is one log line, no traceback.
 """
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._commands import plain_text
 from toolkit._exceptions import MissingExtraError, RuntimeConfigError, UsageError
 from toolkit._targets import import_location, is_spec, load_spec, load_tools, split_target
-from toolkit.runtime.exposure import read_token
+from toolkit.runtime.exposure import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, read_token
 from toolkit.runtime.http import HttpConfig
 
 if TYPE_CHECKING:
@@ -68,25 +68,19 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--token-env", metavar="NAME", help="with --http: the bearer token is in this variable")
     parser.add_argument("--token-file", metavar="PATH", help="with --http: the bearer token is in this file")
+    for flag, metavar, what in (
+        ("--allowed-host", "HOST[:PORT]", "a Host header to accept besides loopback (PORT * for any)"),
+        ("--allowed-origin", "ORIGIN", "an Origin to accept besides loopback, e.g. https://app.example.com"),
+    ):
+        parser.add_argument(flag, action="append", default=[], metavar=metavar, help=f"with --http: {what} (repeat)")
     parser.add_argument(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="HOST[:PORT]",
-        help="with --http: a Host header to accept besides loopback (repeat; PORT * for any)",
+        "--max-sessions", type=int, metavar="N", help=f"with --http: sessions open at once ({DEFAULT_MAX_SESSIONS})"
     )
     parser.add_argument(
-        "--allowed-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="with --http: an Origin to accept besides loopback, e.g. https://app.example.com (repeat)",
-    )
-    parser.add_argument(
-        "--max-sessions", type=int, metavar="N", help="with --http: sessions open at once (default: 100)"
-    )
-    parser.add_argument(
-        "--idle-timeout", type=float, metavar="SECONDS", help="with --http: close an unused session (default: 600)"
+        "--idle-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"with --http: close a session unused this long ({DEFAULT_IDLE_TIMEOUT:g})",
     )
     parser.add_argument("--base-url", metavar="URL", help="the API's base URL (default: the spec's servers)")
     parser.add_argument(
@@ -151,10 +145,7 @@ def _http_options(args: argparse.Namespace, mcp: Any) -> Any:
     """The HTTP server's admission options (``mcp.HttpOptions``) from the command line."""
     given = args.token_env is not None or args.token_file is not None
     token = read_token(args.token_env, args.token_file) if given else None
-    limits = {
-        "max_sessions": args.max_sessions if args.max_sessions is not None else mcp.DEFAULT_MAX_SESSIONS,
-        "idle_timeout": args.idle_timeout if args.idle_timeout is not None else mcp.DEFAULT_IDLE_TIMEOUT,
-    }
+    limits = {name: getattr(args, name) for name in ("max_sessions", "idle_timeout") if getattr(args, name) is not None}
     hosts, origins = tuple(args.allowed_host), tuple(args.allowed_origin)
     return mcp.HttpOptions(token=token, allowed_hosts=hosts, allowed_origins=origins, **limits)
 

@@ -29,10 +29,22 @@ from typing import Any
 
 from toolkit._exceptions import RuntimeConfigError
 
-__all__ = ["DUPLICATE_KEY", "Guard", "find_duplicate_key", "quiet_disconnects", "read_token"]
+__all__ = [
+    "DEFAULT_IDLE_TIMEOUT",
+    "DEFAULT_MAX_SESSIONS",
+    "DUPLICATE_KEY",
+    "Guard",
+    "find_duplicate_key",
+    "quiet_disconnects",
+    "read_token",
+]
 
 DUPLICATE_KEY = "duplicate_key"
 """The code of a refused JSON body whose text repeats a key."""
+DEFAULT_MAX_SESSIONS = 100
+"""Streamable HTTP sessions open at once; one more is refused until one closes or idles out."""
+DEFAULT_IDLE_TIMEOUT = 600.0
+"""Seconds after which a streamable HTTP session no request used is closed."""
 MIN_TOKEN = 16
 """A server token shorter than this is refused: it could be guessed."""
 

@@ -68,7 +68,7 @@ from toolkit._canonical import pretty
 from toolkit._envelope import ToolResult
 from toolkit._exceptions import RuntimeConfigError
 from toolkit._wire import Call
-from toolkit.runtime.exposure import Guard, quiet_disconnects
+from toolkit.runtime.exposure import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, Guard, quiet_disconnects
 from toolkit.runtime.serving import Served, check_host, is_loopback
 
 __all__ = [
@@ -99,10 +99,6 @@ _SCHEMA: types.ElicitRequestedSchema = {
     "required": [CONFIRM_KEY],
 }
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-DEFAULT_MAX_SESSIONS = 100
-"""Streamable HTTP sessions open at once; one more is refused until one closes or idles out."""
-DEFAULT_IDLE_TIMEOUT = 600.0
-"""Seconds after which a streamable HTTP session no request used is closed."""
 CONFIRM_TTL = 300.0
 """Seconds within which the answer to a confirmation question is taken (a ``requestState`` expires after)."""
 _STATE_KEY = secrets.token_bytes(32)  # a retry's requestState must come from this server's own question
