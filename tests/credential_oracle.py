@@ -43,6 +43,10 @@ _STRONG = re.compile(
     re.IGNORECASE,
 )
 _WEAK = re.compile(rf"(?:x{_SEP})?(?:token|secret|password|passwd)", re.IGNORECASE)
+_SEVERAL = re.compile(_STRONG.pattern + "s", re.IGNORECASE)
+"""A strong name in the plural (``access_tokens``, ``apiKeys``): an array or a map of credentials."""
+_ABOUT_KEY = re.compile(r"\s*(?:(?:the|a|an|optional|only)\s+)*(?:filter|identifier|hash|alias)", re.IGNORECASE)
+"""A description that says the parameter filters by, or identifies, a credential rather than being one."""
 _HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
 _DESCRIBED = re.compile(
     r"\s*(?:(?:the|your|a|an|optional|valid)\s+)*"
@@ -67,6 +71,10 @@ def _is_credential(location: str, name: str, description: str, schemes: frozense
     if location == "path":
         return False
     if name.strip().lower() in schemes or (location == "header" and name.lower() in _HEADERS):
+        return True
+    if _ABOUT_KEY.match(description):
+        return False
+    if kind in ("array", "object") and _SEVERAL.fullmatch(name):
         return True
     if kind not in (None, "string"):  # an object or a number is no secret's text
         return False

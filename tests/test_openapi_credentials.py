@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from credential_oracle import leaked_credentials
 
 import toolkit as tk
 from toolkit._credential_record import REASONS, env_name
@@ -344,3 +345,68 @@ def test_a_parameter_for_a_scheme_s_own_header_is_one_row_with_the_scheme() -> N
             "$ACME_API_KEY",
         )
     ]
+
+
+STRINGS = {"type": "array", "items": STRING}
+SEVERAL = [
+    ("access_tokens", STRINGS),  # Plaid /asset_report/create
+    ("access_tokens", {"type": "object", "additionalProperties": STRING}),  # DigitalOcean: provider → token
+    ("access_tokens", {"type": "object", "properties": {"openai": STRING, "anthropic": STRING}}),
+    ("api_keys", STRINGS),
+    ("accessTokens", {"type": "array", "items": {"type": "object", "properties": {"token": STRING, "team": STRING}}}),
+]
+
+
+@pytest.mark.parametrize(("name", "schema"), SEVERAL, ids=lambda value: value if isinstance(value, str) else "")
+def test_an_array_or_a_map_of_credentials_is_a_credential(name: str, schema: dict[str, Any]) -> None:
+    body = {"type": "object", "properties": {name: schema, "days_requested": {"type": "integer"}}}
+    tool = _tool(_spec(body=body))
+    assert set(tool.binding) == {"days_requested"}
+    ((taken, location, reason, _),) = _taken(tool)
+    assert (taken, location, reason) == (name, "body", "credential_name")
+    assert "plural" in tool.contract.credentials[0].detail
+    assert leaked_credentials(tool, frozenset()) == []
+
+
+def test_a_plural_name_holding_no_credential_text_stays() -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "access_tokens": {"type": "integer"},
+            "api_keys": {"type": "array", "items": {"type": "integer"}},
+        },
+    }
+    tool = _tool(_spec(body=body))
+    assert tool.contract.credentials == ()
+    assert set(tool.binding) == {"access_tokens", "api_keys"}
+
+
+MENTIONING = [
+    _param("key_alias", "query", description="API key alias, shown in the dashboard."),  # LiteLLM
+    _param("refresh_interval", "query", description="Auth token cache TTL in seconds."),  # LiteLLM
+    _param("changed_by_api_key", "query", description="Filter by the hash of the API key that made the change."),
+    _param("token_ttl", "query", description="Access token lifetime in seconds."),
+    _param("api_key_hash", "query", description="API key hash."),
+    _param("api_key_id", "query", description="The API key's id."),
+    _param("created_by_access_token", "query"),
+    _param("api_key", "query", description="Filter the audit log by this API key (its hash)."),
+    _param("token", "header", description="Identifier of the token to revoke."),
+]
+
+
+@pytest.mark.parametrize("parameter", MENTIONING, ids=lambda value: f"{value['in']}-{value['name']}")
+def test_a_name_or_description_that_only_mentions_a_credential_stays(parameter: dict[str, Any]) -> None:
+    tool = _tool(_spec([parameter]))
+    assert tool.contract.credentials == ()
+    assert _wire(tool) == {parameter["name"]}
+    assert leaked_credentials(tool, frozenset()) == []  # the independent oracle agrees
+
+
+def test_an_api_key_named_filter_is_an_argument_not_the_callers_key() -> None:
+    """A filter named like a credential is the model's to set: were it taken out, the runtime would send the
+    caller's own key as the filter value."""
+    schemes = {"key": {"type": "apiKey", "in": "header", "name": "Authorization"}}
+    parameter = _param("api_key", "query", description="Filter the audit log by this API key (its hash).")
+    tool = _tool(_spec([parameter], schemes=schemes, security=[{"key": []}]))
+    assert tool.binding == {"api_key": "query"}
+    assert [scheme.key for scheme in tool.contract.security] == ["key"]

@@ -310,6 +310,7 @@ class RuntimeConfigError(ToolkitError, RuntimeError):
         "bad_base_url": "`base_url` is not an http(s) URL with a host",
         "bad_credential": "a credential's secret holds control or non-ASCII characters",
         "bad_credential_provider": "a credential provider returned something other than a non-empty string",
+        "bad_server_token": "a server's bearer token is given twice or not at all, unreadable, or too short",
         "demo_api_start": "the demo API did not start",
         "duplicate_batch_id": "two batch items share an id, so the model could not quote them back",
         "missing_credential": "a credential's environment variable is unset or empty",
@@ -322,6 +323,7 @@ class RuntimeConfigError(ToolkitError, RuntimeError):
         "not_servable": "an object given to serve is not a Tool, Toolset, HTTP tool or generated package",
         "nothing_to_serve": "no tool to serve: the source has none, or the dialect refuses every one",
         "remote_host": "a server would listen beyond loopback without `allow_remote` (`--allow-remote`)",
+        "remote_needs_token": "a server would listen beyond loopback without a bearer token (`--token-env`)",
     }
 
 

@@ -26,6 +26,7 @@ from toolkit._validation import domain_rules
 from toolkit._validation import validate as validate_args
 from toolkit._validation._enforce import check_enforceable
 from toolkit._validation._invoke import call as call_tool
+from toolkit.runtime.redaction import scrub_result
 
 if TYPE_CHECKING:
     from toolkit._envelope import FieldError, ToolResult
@@ -172,9 +173,10 @@ class Tool(Displayable):
         """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.
 
         A parameter annotated :class:`toolkit.ToolContext` receives ``context`` (a default one if omitted); a
-        parameter a framework fills (``contract.injected``) receives ``context.extras[its name]``.
+        parameter a framework fills (``contract.injected``) receives ``context.extras[its name]``. An
+        exception's text reaches the envelope with its URL credentials hidden (``key=[KEY]``, userinfo).
         """
-        return call_tool(self, args, context)
+        return scrub_result(call_tool(self, args, context))
 
     def with_policy(self, **changes: Any) -> Tool:
         """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`); a new

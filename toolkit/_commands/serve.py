@@ -12,7 +12,16 @@ client's session, so a restarted server replays what it ran: two clients asking 
 call), and the HTTP runtime for OpenAPI operations, whose base URL is
 --base-url or the spec's servers and whose credentials come from environment variables (--credential
 SCHEME=VARIABLE, for each security scheme of the spec). On stdio nothing but the protocol goes to stdout; notes go
-to stderr. Serving beyond loopback needs --allow-remote.
+to stderr.
+
+Serving beyond loopback (--http --host 0.0.0.0 --allow-remote) requires a bearer token that every request
+carries (Authorization: Bearer ...): --token-env NAME reads it from an environment variable, --token-file PATH
+from a file; it is compared in constant time, and a request without it or with another is answered 401. Host and
+Origin are still checked: loopback names, plus each --allowed-host (e.g. tools.example.com:443, or NAME:* for any
+port) and --allowed-origin (e.g. https://app.example.com); others are answered 421 / 403. At most --max-sessions
+sessions are open at once, each closed after --idle-timeout seconds unused (defaults below). A request
+whose JSON text repeats a key ({"amount": 1, "amount": 1000}) is refused (duplicate_key), never read as the last
+copy. A client hanging up is one log line, no traceback.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._commands import plain_text
 from toolkit._exceptions import MissingExtraError, RuntimeConfigError, UsageError
 from toolkit._targets import import_location, is_spec, load_spec, load_tools, split_target
+from toolkit.runtime.exposure import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, read_token
 from toolkit.runtime.http import HttpConfig
 
 if TYPE_CHECKING:
@@ -43,7 +53,7 @@ DEFAULT_PORT = 8000
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve",
-        help="serve tools over MCP (stdio, or streamable HTTP on loopback)",
+        help="serve tools over MCP (stdio, or streamable HTTP; beyond loopback with a bearer token)",
         description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -53,7 +63,25 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--http", action="store_true", help="streamable HTTP instead of stdio")
     parser.add_argument("--host", help="with --http: the address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, help=f"with --http: the port (default: {DEFAULT_PORT}; 0: a free one)")
-    parser.add_argument("--allow-remote", action="store_true", help="with --http: allow a non-loopback --host")
+    parser.add_argument(
+        "--allow-remote", action="store_true", help="with --http: allow a non-loopback --host (needs a token)"
+    )
+    parser.add_argument("--token-env", metavar="NAME", help="with --http: the bearer token is in this variable")
+    parser.add_argument("--token-file", metavar="PATH", help="with --http: the bearer token is in this file")
+    for flag, metavar, what in (
+        ("--allowed-host", "HOST[:PORT]", "a Host header to accept besides loopback (PORT * for any)"),
+        ("--allowed-origin", "ORIGIN", "an Origin to accept besides loopback, e.g. https://app.example.com"),
+    ):
+        parser.add_argument(flag, action="append", default=[], metavar=metavar, help=f"with --http: {what} (repeat)")
+    parser.add_argument(
+        "--max-sessions", type=int, metavar="N", help=f"with --http: sessions open at once ({DEFAULT_MAX_SESSIONS})"
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"with --http: close a session unused this long ({DEFAULT_IDLE_TIMEOUT:g})",
+    )
     parser.add_argument("--base-url", metavar="URL", help="the API's base URL (default: the spec's servers)")
     parser.add_argument(
         "--credential",
@@ -98,7 +126,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
             if args.http:
                 port = DEFAULT_PORT if args.port is None else args.port
                 ready = lambda url: _announce(notes, tools, f"at {url} (streamable HTTP); Ctrl-C stops")  # noqa: E731
-                mcp.run_http(tools, host=host, port=port, allow_remote=args.allow_remote, on_ready=ready)
+                options = _http_options(args, mcp)
+                mcp.run_http(
+                    tools, host=host, port=port, allow_remote=args.allow_remote, on_ready=ready, options=options
+                )
             else:
                 _announce(notes, tools, "over stdio")
                 mcp.run_stdio(tools)
@@ -107,13 +138,31 @@ def run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+_HTTP_ONLY = ("host", "port", "token_env", "token_file", "max_sessions", "idle_timeout")
+
+
+def _http_options(args: argparse.Namespace, mcp: Any) -> Any:
+    """The HTTP server's admission options (``mcp.HttpOptions``) from the command line."""
+    given = args.token_env is not None or args.token_file is not None
+    token = read_token(args.token_env, args.token_file) if given else None
+    limits = {name: getattr(args, name) for name in ("max_sessions", "idle_timeout") if getattr(args, name) is not None}
+    hosts, origins = tuple(args.allowed_host), tuple(args.allowed_origin)
+    return mcp.HttpOptions(token=token, allowed_hosts=hosts, allowed_origins=origins, **limits)
+
+
 def _check_options(args: argparse.Namespace) -> None:
-    given = [f"--{name}" for name in ("host", "port") if getattr(args, name) is not None]
+    given = [f"--{name.replace('_', '-')}" for name in _HTTP_ONLY if getattr(args, name) is not None]
     given += ["--allow-remote"] if args.allow_remote else []
+    given += ["--allowed-host"] if args.allowed_host else []
+    given += ["--allowed-origin"] if args.allowed_origin else []
     if given and not args.http:
         raise UsageError(f"{' and '.join(given)} apply to --http only; add --http to serve over HTTP")
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port number (0 to 65535)")
+    if args.max_sessions is not None and args.max_sessions < 1:
+        raise UsageError(f"--max-sessions {args.max_sessions} must be at least 1")
+    if args.idle_timeout is not None and not args.idle_timeout > 0:
+        raise UsageError(f"--idle-timeout {args.idle_timeout} must be a positive number of seconds")
     if args.ledger and args.no_ledger:
         raise UsageError("--ledger and --no-ledger contradict each other; give one")
     if args.scope is not None and (args.no_ledger or not args.scope.strip()):

@@ -18,7 +18,15 @@ A parameter (or a top-level body field) is a credential when, first match wins:
    "Your API key", "An optional access token that ...").
 
 Rules 3 to 5 guess, so they take only values that can be a secret: a string, or a value of no declared type
-(an object named ``client_secret`` is the configuration of one, not one).
+(an object named ``client_secret`` is the configuration of one, not one). A name that is a credential word in
+the plural (``access_tokens``, ``api_keys``) holds several: it also takes an array of them, or an object whose
+values are them (``{"openai": "sk-..."}``), or an array of objects with a credential field (``[{token: ...}]``).
+
+Rules 4 and 5 read intent: a name that only *mentions* a credential is not one. A word beside the credential
+word that makes the name about it (:data:`MENTIONS`: ``key_alias``, ``refresh_interval``, ``token_ttl``,
+``api_key_hash``, ``token_count``, ``api_key_id``, ``changed_by_api_key``) keeps it an argument, and so does a
+description that starts by calling it a filter or an identifier, a hash or an alias of one ("Filter by the
+hash of the API key ...").
 
 Path parameters are never credentials (they name resources: an invite's token, an API key's id). An author
 overrides a false positive per operation with ``credentials: {keep: [name, ...]}`` in the overrides or the
@@ -41,6 +49,7 @@ from toolkit._exceptions import SpecError
 from toolkit._openapi._security import defined_schemes
 
 __all__ = [
+    "MENTIONS",
     "TABLE",
     "CredentialOptions",
     "DocumentCredentials",
@@ -81,6 +90,16 @@ TABLE: Mapping[str, Tier] = {
 }
 """Credential names, as their words joined in lower case (``api_key``, ``apiKey``, ``X-API-Key`` → ``apikey``)."""
 
+MENTIONS = frozenset(
+    {
+        "alias", "interval", "ttl", "hash", "hashed", "count", "counts", "id", "ids", "uuid", "name", "names",
+        "prefix", "suffix", "last", "expiry", "expires", "expiration", "expired", "lifetime", "duration", "age",
+        "type", "types", "length", "scope", "scopes", "owner", "by", "status", "enabled", "required", "rotation",
+        "limit", "max", "min", "timeout", "format", "hint", "label", "created", "updated", "changed", "at",
+    }
+)  # fmt: skip
+"""Words that make a name *about* a credential rather than one (``key_alias``, ``changed_by_api_key``)."""
+
 _NOT_BEFORE = frozenset({"page", "next", "continuation", "sync", "cursor", "pagination", "poll", "resume"})
 """Words that make a following ``token`` a position in a listing, not a secret (``next_page_token``)."""
 
@@ -95,6 +114,10 @@ _DESCRIBED = re.compile(
     re.IGNORECASE,
 )
 _DESCRIPTION_HEAD = 160
+_ABOUT = re.compile(
+    r"\W*(?:(?:the|a|an|optional|only)\s+)*(?:filters?|filtering|filtered|identifiers?|hash(?:es|ed)?|alias(?:es)?)\b",
+    re.IGNORECASE,
+)
 
 
 @functools.lru_cache(maxsize=4096)  # a document repeats its parameter names across many operations
@@ -127,8 +150,9 @@ class DocumentCredentials:
         self, name: str, location: str, description: Any, bearer: SecurityScheme | None, schema: Any
     ) -> Verdict | None:
         """:func:`classify` of one parameter or body field, once per name, location, description, bearer scheme
-        and whether its values can be text (all that the verdict reads)."""
-        key = (name, location, description if isinstance(description, str) else None, bearer, _textual(schema))
+        and whether its values can be text or hold several texts (all that the verdict reads)."""
+        text = description if isinstance(description, str) else None
+        key = (name, location, text, bearer, _textual(schema), _holds_several(schema))
         try:
             return self.verdicts[key]
         except KeyError:
@@ -156,23 +180,25 @@ def document_credentials(root: Mapping[str, Any]) -> DocumentCredentials:
     return DocumentCredentials(names, described)
 
 
-def _table_match(tokens: tuple[str, ...], location: str) -> str | None:
-    """The table entry the name's words make, by the location's rule (see the module docstring)."""
+def _table_match(tokens: tuple[str, ...], location: str) -> tuple[str, bool] | None:
+    """The table entry the name's words make, by the location's rule (see the module docstring), and whether the
+    name holds it in the plural; ``None`` when no entry matches or a word beside it is a :data:`MENTIONS` word."""
     if tokens[:1] == ("x",) and len(tokens) > 1:
         tokens = tokens[1:]
-    whole = "".join(tokens)
-    tier = TABLE.get(whole)
-    if tier is not None and (location != "body" or tier == "strong"):
-        return whole
-    if location == "body":
-        return None
-    for start in range(1, len(tokens)):
+    for start in range(len(tokens)):
+        if start and location == "body":
+            return None
         tail = "".join(tokens[start:])
-        tier = TABLE.get(tail)
-        if tier is None or tokens[start - 1] in _NOT_BEFORE:
+        plural = tail not in TABLE and tail.endswith("s") and tail[:-1] in TABLE
+        entry = tail[:-1] if plural else tail
+        tier = TABLE.get(entry)
+        if tier is None or (start and tokens[start - 1] in _NOT_BEFORE):
             continue
-        if location == "header" or tier == "strong":
-            return tail
+        if location == "body" and tier != "strong":
+            return None
+        if start and location != "header" and tier != "strong":
+            continue
+        return None if MENTIONS.intersection(tokens[:start]) else (entry, plural)
     return None
 
 
@@ -190,6 +216,35 @@ def _textual(schema: Any) -> bool:
     """A schema whose values can be a secret's text: a string, or a schema that declares no type."""
     kind = schema.get("type") if isinstance(schema, Mapping) else None
     return kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _holds_several(schema: Any) -> bool:
+    """An array of texts (or of objects with a credential field), or an object whose values are texts."""
+    if not isinstance(schema, Mapping):
+        return False
+    kind = schema.get("type")
+    if kind == "array":
+        items = schema.get("items")
+        return _textual(items) or _has_credential_field(items)
+    if kind == "object":
+        values = schema.get("additionalProperties")
+        fields = schema.get("properties")
+        texts = isinstance(fields, Mapping) and bool(fields) and all(_textual(sub) for sub in fields.values())
+        return (isinstance(values, Mapping) and _textual(values)) or texts or _has_credential_field(schema)
+    return False
+
+
+def _has_credential_field(schema: Any) -> bool:
+    fields = schema.get("properties") if isinstance(schema, Mapping) else None
+    return isinstance(fields, Mapping) and any(
+        _textual(sub) and (found := _table_match(words(str(name)), "header")) is not None and not found[1]
+        for name, sub in fields.items()
+    )
+
+
+def _mentions(name: str) -> bool:
+    """The name's words hold a :data:`MENTIONS` word: it is about a credential, not one."""
+    return not MENTIONS.isdisjoint(words(name))
 
 
 def classify(
@@ -214,15 +269,18 @@ def classify(
     if location == "header" and lowered in _AUTH_HEADERS:
         scheme = bearer.key if bearer is not None and lowered == "authorization" else None
         return Verdict("auth_header", f"the {_AUTH_HEADERS[lowered]} header carries credentials", scheme)
-    if not _textual(schema):
-        return None
-    if lowered == "access_token" and location in ("query", "body") and bearer is not None:
+    textual = _textual(schema)
+    if textual and lowered == "access_token" and location in ("query", "body") and bearer is not None:
         said = f"the {location} form of the bearer token (RFC 6750) of the scheme {bearer.key!r}"
         return Verdict("bearer_access_token", said, bearer.key)
-    entry = _table_match(words(name), location)
-    if entry is not None:
-        return Verdict("credential_name", f"the name is the credential word {entry!r}")
-    called = _described(description)
+    if isinstance(description, str) and _ABOUT.match(description[:_DESCRIPTION_HEAD]):
+        return None  # "Filter by the hash of the API key": about a key, not one
+    match = _table_match(words(name), location)
+    if match is not None and (textual or (match[1] and _holds_several(schema))):
+        entry, plural = match
+        said = f"the name is the credential word {entry!r}" + (" in the plural (several of them)" if plural else "")
+        return Verdict("credential_name", said)
+    called = _described(description) if textual and not _mentions(name) else None
     if called is not None:
         return Verdict("credential_description", f"its description calls it {called!r}")
     return None

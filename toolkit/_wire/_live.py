@@ -8,21 +8,24 @@ provider's own SDK); every tool call the model makes is mapped back to its tool,
 ``execute=True``, called) and answered with the provider's function-response message, and the model gets
 another turn, up to ``turns``. Without the provider's key in ``env`` (``os.environ`` by default) nothing is sent:
 :class:`~toolkit.RuntimeConfigError` (slug ``missing_credential``) names the variable to set. ``base_url``
-points the SDK elsewhere (a proxy, or a loopback server in tests).
+points the SDK elsewhere (a proxy, or a loopback server in tests). The key (and any credential in ``base_url``)
+appears nowhere in what comes back: the envelopes, the model's text and a provider's error name it
+``[GEMINI_API_KEY]`` instead (:mod:`toolkit.runtime.redaction`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._wire import LIVE_RUN_RENDERER
-from toolkit._exceptions import RuntimeConfigError, UsageError
+from toolkit._exceptions import ProviderError, RuntimeConfigError, UsageError
 from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, _sessions, payloads
+from toolkit.runtime.redaction import Redactor, url_secrets
 
 __all__ = ["PROVIDERS", "LiveCall", "LiveRun", "Provider", "try_live"]
 
@@ -124,35 +127,52 @@ def try_live(
     dialect = dialect or spec.dialects[0]
     if dialect not in spec.dialects:
         raise UsageError(f"{provider} takes the dialects {', '.join(spec.dialects)}, not {dialect!r}")
-    key = _key(provider, spec, os.environ if env is None else env)
+    name, key = _key(provider, spec, os.environ if env is None else env)
+    hide = Redactor({name: key, **url_secrets(base_url or "", "BASE_URL")})
     wire = payloads(tools, dialect)
     model = model or spec.model
     send, history, close = _session(dialect, wire, prompt, model, key, base_url, timeout)
-    calls: list[LiveCall] = []
-    text, turn = "", 0
     try:
-        while turn < max(1, turns):
-            turn += 1
-            items, raw_calls, text = send(history)
-            history += items
-            if not raw_calls:
-                break
-            replies = []
-            for raw in raw_calls:
-                call = wire.read(raw)
-                result = call.run(execute=execute).to_dict()
-                calls.append(LiveCall(turn, call, result))
-                replies.append(wire.reply(call, result))
-            history += wire.turn(replies)
+        return _run(wire, send, history, turns, execute, hide, LiveRun(provider, dialect, model, wire, (), "", 0))
+    except ProviderError as error:  # the SDK's text may quote the key: re-raised redacted, without the SDK's own
+        raise ProviderError(hide.text(error.message), slug=error.slug) from None
     finally:
         close()
-    return LiveRun(provider, dialect, model, wire, tuple(calls), text, turn)
 
 
-def _key(provider: str, spec: Provider, env: Mapping[str, str]) -> str:
+def _run(
+    wire: PayloadSet,
+    send: Callable[[list[Any]], Turn],
+    history: list[Any],
+    turns: int,
+    execute: bool,
+    hide: Redactor,
+    run: LiveRun,
+) -> LiveRun:
+    """The turns of one run: every envelope and the model's text pass through ``hide``."""
+    calls: list[LiveCall] = []
+    text, turn = "", 0
+    while turn < max(1, turns):
+        turn += 1
+        items, raw_calls, text = send(history)
+        history += items
+        if not raw_calls:
+            break
+        replies = []
+        for raw in raw_calls:
+            call = wire.read(raw)
+            result = hide.value(call.run(execute=execute).to_dict())
+            calls.append(LiveCall(turn, call, result))
+            replies.append(wire.reply(call, result))
+        history += wire.turn(replies)
+    return replace(run, calls=tuple(calls), text=hide.text(text), turns=turn)
+
+
+def _key(provider: str, spec: Provider, env: Mapping[str, str]) -> tuple[str, str]:
+    """The first of the provider's variables that is set, and its value (the key)."""
     for name in spec.keys:
         if env.get(name):
-            return env[name]
+            return name, env[name]
     names = " or ".join(spec.keys)
     raise RuntimeConfigError(
         f"to try {provider} live, set {names} in the environment (a key from {spec.key_page}); nothing was sent",

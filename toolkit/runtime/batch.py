@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from toolkit._envelope import BatchItem, BatchResult, ToolResult
 from toolkit._exceptions import RuntimeConfigError
+from toolkit.runtime.redaction import scrub_urls
 
 __all__ = ["ItemFailure", "default_retryable", "run_batch"]
 
@@ -54,7 +55,7 @@ def _slug(name: str) -> str:
 def _reason(error: BaseException) -> str:
     if isinstance(error, ItemFailure):
         return error.reason
-    message = str(error)
+    message = scrub_urls(str(error))
     return f"{_slug(type(error).__name__)}: {message}" if message else _slug(type(error).__name__)
 
 

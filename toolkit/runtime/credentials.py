@@ -58,8 +58,9 @@ class RequestParts:
             self.body[name] = value
 
 
-def _secret(key: str, source: CredentialSource, environ: Mapping[str, str]) -> str:
+def _secret(key: str, source: CredentialSource, environ: Mapping[str, str], reveal: Callable[[str, str], None]) -> str:
     value = _raw_secret(key, source, environ)
+    reveal(source if isinstance(source, str) else key, value)
     if not value.isascii() or not value.isprintable():
         raise RuntimeConfigError(
             f"the secret for {key!r} holds control or non-ASCII characters (a stray newline?); fix its value",
@@ -112,8 +113,13 @@ def fill(
     sources: Mapping[str, CredentialSource],
     environ: Mapping[str, str],
     parts: RequestParts,
+    reveal: Callable[[str, str], None] = lambda name, value: None,
 ) -> None:
     """Add every scheme's and credential's secret to ``parts`` (see the module docstring for the order).
+
+    ``reveal(name, value)`` is told each secret as it is read (``name``: its environment variable, or its
+    configuration key for a provider callable), so that a :class:`~toolkit.runtime.redaction.Redactor` can hide
+    it from everything the call outputs.
 
     Raises :class:`RuntimeConfigError` when a configured source yields nothing or a required credential has
     no source: that is a deployment problem, and the caller turns it into an ``error`` envelope without
@@ -124,7 +130,7 @@ def fill(
     for scheme in schemes:
         source = _source(scheme.key, scheme.env, sources, environ)
         if source is not None:
-            _put_scheme(scheme, _secret(scheme.key, source, environ), parts)
+            _put_scheme(scheme, _secret(scheme.key, source, environ, reveal), parts)
             filled.add(scheme.key)
     for credential in credentials:
         by_scheme = credential.scheme is not None and credential.scheme in used
@@ -132,7 +138,7 @@ def fill(
             continue
         source = None if by_scheme else _source(credential.key, credential.env, sources, environ)
         if source is not None:
-            parts.put(credential.location, credential.name, _secret(credential.key, source, environ))
+            parts.put(credential.location, credential.name, _secret(credential.key, source, environ, reveal))
         elif credential.required:
             raise RuntimeConfigError(
                 f"the {credential.location} {credential.name!r} is a required credential and has no value: export "

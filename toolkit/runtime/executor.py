@@ -28,6 +28,7 @@ from toolkit.runtime.batch import default_retryable
 from toolkit.runtime.idempotency import DEFAULT_TTL, CallableTool, Idempotent
 from toolkit.runtime.ledger import Ledger
 from toolkit.runtime.metrics import Metrics
+from toolkit.runtime.redaction import scrub_urls
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -248,7 +249,7 @@ class Executor:
         try:
             decision = _decision(self.governance(tool, args, context))
         except Exception as error:  # fail closed: a broken policy must not let a call through
-            decision = Decision.deny(f"the governance policy failed ({type(error).__name__}: {error})")
+            decision = Decision.deny(scrub_urls(f"the governance policy failed ({type(error).__name__}: {error})"))
         if decision.verdict == "deny":
             return ToolResult(status="rejected", retryable=False, message=f"Not allowed by policy: {decision.reason}")
         if decision.verdict == "confirm":
@@ -292,7 +293,7 @@ class Executor:
             return ToolResult(
                 status="error",
                 retryable=default_retryable(error),
-                message=f"{tool.name} failed: {type(error).__name__}: {error}",
+                message=scrub_urls(f"{tool.name} failed: {type(error).__name__}: {error}"),
             )
         result = box["result"]
         return result if isinstance(result, ToolResult) else ToolResult(status="ok", data=result)

@@ -43,6 +43,7 @@ from toolkit._validation import domain_rules
 from toolkit.runtime.binding import HEADER_NAME, HttpRequest, bind_request
 from toolkit.runtime.credentials import CredentialSource, RequestParts, SecurityScheme, fill
 from toolkit.runtime.forms import FORM_CONTENT_TYPE, encode_form
+from toolkit.runtime.redaction import Redactor, config_secrets
 from toolkit.runtime.responses import (
     GATEWAY_STATUSES,
     READ_METHODS,
@@ -123,6 +124,16 @@ class HttpConfig:
                 slug="bad_base_url",
             )
 
+    def __repr__(self) -> str:
+        shown = Redactor(config_secrets(self.base_url, self.headers))
+        environ = "None" if self.environ is None else f"<{len(self.environ)} variable(s), values hidden>"
+        return (
+            f"HttpConfig(base_url={shown.text(repr(self.base_url))}, timeout={self.timeout!r}, "
+            f"credentials={list(self.credentials)!r}, environ={environ}, confirm={self.confirm!r}, "
+            f"headers={shown.text(repr(dict(self.headers)))}, transport={self.transport!r}, "
+            f"message_limit={self.message_limit!r}, idempotency_header={self.idempotency_header!r})"
+        )
+
     def env(self) -> Mapping[str, str]:
         if self.environ is not None:
             return self.environ
@@ -135,6 +146,9 @@ class HttpClient:
 
     def __init__(self, config: HttpConfig | None = None) -> None:
         self.config = config or HttpConfig()
+        self.redactor = Redactor(config_secrets(self.config.base_url, self.config.headers))
+        """Every secret the tools on this client have put in a request (or the configuration states): what no
+        envelope they return may carry."""
         self._sync: httpx.Client | None = None
         self._async: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
             weakref.WeakKeyDictionary()
@@ -284,7 +298,13 @@ class HttpTool:
         return bool(policy(self.name, request.summary())) if callable(policy) else policy is True
 
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
-        """Validate, bind, send (sync) and map the response. Never raises for bad args or API failures."""
+        """Validate, bind, send (sync) and map the response. Never raises for bad args or API failures.
+
+        No secret the call put in the request (or the configuration states) is in the envelope: each is
+        replaced by a marker that names it (:mod:`toolkit.runtime.redaction`)."""
+        return self.client.redactor.result(self._call(args, context))
+
+    def _call(self, args: Any, context: ToolContext | None) -> ToolResult:
         if self.client.async_only:
             # asyncio loads only where coroutines run (about 40 ms of imports otherwise).
             import asyncio
@@ -306,7 +326,7 @@ class HttpTool:
 
     async def acall(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """The async twin of :meth:`call`, on the shared async client of the running loop."""
-        return await self._acall_with(args, context, self.client.async_())
+        return self.client.redactor.result(await self._acall_with(args, context, self.client.async_()))
 
     async def _acall_private(self, args: Any, context: ToolContext | None) -> ToolResult:
         async with self.client.new_async() as client:
@@ -337,7 +357,8 @@ class HttpTool:
         parts = RequestParts({**self.config.headers, **bound.headers}, list(bound.query), {}, body)
         try:
             contract = self.tool.contract
-            fill(self.security, contract.credentials, self.config.credentials, self.config.env(), parts)
+            reveal = self.client.redactor.add
+            fill(self.security, contract.credentials, self.config.credentials, self.config.env(), parts, reveal)
             self._add_idempotency_key(parts, context)
             if parts.cookies:
                 parts.headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in parts.cookies.items())
@@ -368,7 +389,7 @@ class HttpTool:
     def _finish(self, response: httpx.Response, prepared: _Prepared, context: ToolContext | None) -> ToolResult:
         """The envelope for ``response``: the validator's notices first, then what trimming did; a write that a
         gateway answered may have been applied behind it."""
-        result = to_result(response, self.trim, self.config.message_limit)
+        result = to_result(response, self.trim, self.config.message_limit, self.client.redactor.value)
         result = replace(result, notices=prepared.notices + result.notices)
         if response.status_code in GATEWAY_STATUSES and prepared.request.method not in READ_METHODS:
             return self._maybe_applied(result, prepared.request, context)

@@ -30,8 +30,11 @@ authenticated principal, else this server: an unauthenticated stateless client h
 to the tool and its exact arguments; it is good for one answer only, within :data:`CONFIRM_TTL` seconds:
 replayed, from someone else, for other arguments or too late, it is no answer and the user is asked again.
 
-Over HTTP the server listens on loopback only (see :func:`~toolkit.runtime.serving.check_host`) with the SDK's
-DNS-rebinding protection (Host and Origin must name a loopback address).
+Over HTTP the server listens on loopback unless asked otherwise (see :func:`~toolkit.runtime.serving.check_host`),
+with the SDK's DNS-rebinding protection: Host and Origin must name a loopback address or one on the author's
+allow-list (:class:`HttpOptions`). Beyond loopback every request must carry the bearer token; a JSON body that
+repeats a key is refused (``duplicate_key``); sessions are bounded in number and idle time; a client hanging up
+is one log line (:mod:`toolkit.runtime.exposure`).
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import anyio
 import mcp.types as types
@@ -62,13 +66,22 @@ from mcp_types.version import is_version_at_least
 from toolkit import __version__
 from toolkit._canonical import pretty
 from toolkit._envelope import ToolResult
+from toolkit._exceptions import RuntimeConfigError
 from toolkit._wire import Call
+from toolkit.runtime.exposure import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, Guard, quiet_disconnects
 from toolkit.runtime.serving import Served, check_host, is_loopback
 
-if TYPE_CHECKING:
-    from starlette.applications import Starlette
-
-__all__ = ["CONFIRM_KEY", "CONFIRM_TTL", "build_server", "http_app", "run_http", "run_stdio"]
+__all__ = [
+    "CONFIRM_KEY",
+    "CONFIRM_TTL",
+    "DEFAULT_IDLE_TIMEOUT",
+    "DEFAULT_MAX_SESSIONS",
+    "HttpOptions",
+    "build_server",
+    "http_app",
+    "run_http",
+    "run_stdio",
+]
 
 CONFIRM_KEY = "confirm"
 """The elicitation's one field (a boolean), and its key among a retry's ``inputResponses``."""
@@ -244,16 +257,44 @@ def run_stdio(served: Served, *, name: str = "toolkit") -> None:
     anyio.run(main)
 
 
-def http_app(served: Served, *, host: str = "127.0.0.1", name: str = "toolkit") -> Starlette:
-    """The streamable HTTP app (endpoint ``/mcp``); on loopback, Host and Origin must be loopback too."""
-    security = None
-    if is_loopback(host):
-        shown = f"[{host.strip('[]')}]" if ":" in host else host
-        hosts = sorted({*_LOOPBACK_HOSTS, shown})
-        security = TransportSecuritySettings(
-            allowed_hosts=[f"{h}:*" for h in hosts], allowed_origins=[f"http://{h}:*" for h in hosts]
-        )
-    return build_server(served, name=name).streamable_http_app(host=host, transport_security=security)
+@dataclass(frozen=True, slots=True)
+class HttpOptions:
+    """How a streamable HTTP server admits clients.
+
+    ``token``: the bearer token every request must carry (required beyond loopback; :func:`~toolkit.runtime.
+    exposure.read_token`); ``allowed_hosts`` / ``allowed_origins``: ``Host`` and ``Origin`` values accepted besides
+    the loopback names (``"tools.example.com"``, ``"https://app.example.com"``; a trailing ``:*`` allows any
+    port); ``max_sessions`` and ``idle_timeout`` (seconds) bound the SDK's sessions.
+    """
+
+    token: str | None = None
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+    max_sessions: int = DEFAULT_MAX_SESSIONS
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+
+
+def http_app(
+    served: Served, *, host: str = "127.0.0.1", name: str = "toolkit", options: HttpOptions | None = None
+) -> Any:
+    """The streamable HTTP app (endpoint ``/mcp``) behind :class:`~toolkit.runtime.exposure.Guard`: Host and Origin
+    must be loopback or on the author's allow-list, a request carries the bearer token when one is set, and a JSON
+    body may not repeat a key."""
+    options = options or HttpOptions()
+    shown = f"[{host.strip('[]')}]" if ":" in host else host
+    hosts = sorted({*_LOOPBACK_HOSTS, *([shown] if is_loopback(host) else [])})
+    security = TransportSecuritySettings(
+        allowed_hosts=[f"{h}:*" for h in hosts] + [*options.allowed_hosts],
+        allowed_origins=[f"http://{h}:*" for h in hosts] + [*options.allowed_origins],
+    )
+    app = build_server(served, name=name).streamable_http_app(
+        host=host,
+        transport_security=security,
+        max_sessions=options.max_sessions,
+        session_idle_timeout=options.idle_timeout,
+    )
+    quiet_disconnects()
+    return Guard(app, token=options.token)
 
 
 def run_http(
@@ -264,10 +305,18 @@ def run_http(
     allow_remote: bool = False,
     name: str = "toolkit",
     on_ready: Callable[[str], None] | None = None,
+    options: HttpOptions | None = None,
 ) -> None:
     """Serve streamable HTTP on ``host:port`` (``0``: a free port) until interrupted; ``on_ready`` receives the
-    endpoint URL once the socket listens."""
+    endpoint URL once the socket listens. Beyond loopback a bearer token (``options.token``) is required."""
     check_host(host, allow_remote=allow_remote)
+    options = options or HttpOptions()
+    if not is_loopback(host) and options.token is None:
+        raise RuntimeConfigError(
+            f"refusing to serve on {host!r} without authentication: set a bearer token (--token-env NAME or "
+            "--token-file PATH; HttpOptions(token=...)) that every client must send",
+            slug="remote_needs_token",
+        )
     # uvicorn comes with the mcp extra; it loads only when serving over HTTP.
     import uvicorn
 
@@ -275,7 +324,8 @@ def run_http(
     sock = socket.create_server((host.strip("[]"), port), family=family)
     bound = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if family == socket.AF_INET6 else host
-    config = uvicorn.Config(http_app(served, host=host, name=name), log_level="warning", access_log=False)
+    app = http_app(served, host=host, name=name, options=options)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
     try:
         if on_ready is not None:
             on_ready(f"http://{shown}:{bound}/mcp")

@@ -20,7 +20,7 @@ receipt can be trimmed, recorded and sent on.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -87,10 +87,17 @@ def _server_message(body: Any, status: int, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def to_result(response: httpx.Response, settings: Trim, message_limit: int = 300) -> ToolResult:
-    """Map an HTTP response to an envelope: 2xx ok (trimmed), 4xx rejected/invalid_arguments, else error."""
+def to_result(
+    response: httpx.Response, settings: Trim, message_limit: int = 300, redact: Callable[[Any], Any] | None = None
+) -> ToolResult:
+    """Map an HTTP response to an envelope: 2xx ok (trimmed), 4xx rejected/invalid_arguments, else error.
+
+    ``redact`` rewrites the decoded body before it is trimmed or cut to ``message_limit``, so that no cut-off
+    secret survives (:meth:`toolkit.runtime.redaction.Redactor.value`)."""
     status = response.status_code
     body = _decode(response)
+    if redact is not None:
+        body = redact(body)
     if 200 <= status < 300:
         data, notices = trim(body, settings)
         return ToolResult(status="ok", data=data, notices=notices)

@@ -22,6 +22,7 @@ from typing import Any
 
 from toolkit._envelope import SagaReport, SagaStep
 from toolkit.runtime.ledger import Ledger, iso_time
+from toolkit.runtime.redaction import scrub_urls
 
 __all__ = [
     "Reservation",
@@ -259,5 +260,5 @@ class Saga:
 
 
 def _describe(error: BaseException) -> str:
-    message = str(error)
+    message = scrub_urls(str(error))
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
