@@ -193,6 +193,7 @@ def _toolkit(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*command, *argv], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
+@pytest.mark.slow
 def test_real_processes_exit_2_on_mistakes_1_on_findings_0_otherwise(tmp_path: Path) -> None:
     for case in CASES:
         if case["id"] in ("missing-package", "syntax-error", "exception-at-import", "broken-yaml"):

@@ -253,6 +253,7 @@ def test_openai_payloads_always_say_strict_and_both_apis_agree() -> None:
     assert chat["function"]["strict"] is True
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas())
 def test_any_schema_lowers_to_a_strict_schema_that_meets_the_rules_or_turns_strict_off(schema: Any) -> None:
@@ -270,6 +271,7 @@ def test_any_schema_lowers_to_a_strict_schema_that_meets_the_rules_or_turns_stri
         assert lowered.schema == json.loads(json.dumps(root))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas())
 def test_any_schema_becomes_a_payload_each_sdk_accepts_or_a_refusal(schema: Any) -> None:

@@ -26,6 +26,8 @@ from runtime_workers.bank_upstream import SPEC, Upstream
 
 import toolkit as tk
 
+pytestmark = pytest.mark.slow  # real processes, each test several seconds
+
 WORKERS = Path(__file__).parent / "runtime_workers"
 MOVE = {"account": "acct_A", "amount": 100}
 

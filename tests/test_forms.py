@@ -50,6 +50,7 @@ def _decode(body: bytes) -> Any:
     return qs_codec.decode(body.decode("ascii"), options)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(KEYS, VALUES, min_size=1, max_size=5))
 def test_brackets_at_any_depth_decode_back_to_the_body(body: dict[str, Any]) -> None:

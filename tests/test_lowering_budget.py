@@ -473,6 +473,7 @@ def test_the_tool_and_toolset_displays_show_size_tokens_and_what_was_cut() -> No
 
 
 # -- the Kubernetes spec: every declaration within the default budget, or refused ---------------------------------
+@pytest.mark.slow
 @pytest.mark.corpus
 @pytest.mark.timeout(120)
 def test_every_kubernetes_declaration_is_within_the_default_budget_or_refused(corpus_dir: Path) -> None:

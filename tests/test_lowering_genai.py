@@ -40,6 +40,7 @@ def test_genai_round_trip_keeps_every_lowered_key() -> None:
     assert dumped == schema
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas())
 def test_arbitrary_schema_lowers_to_accepted_schema_or_raises_schema_error(schema: Any) -> None:

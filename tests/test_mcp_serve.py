@@ -435,6 +435,7 @@ def _wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 60) 
     raise AssertionError(f"nothing listens on 127.0.0.1:{port} after {seconds} s")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(90)
 def test_toolkit_serve_a_generated_package_over_streamable_http(
     repo_root: Path, demo: DemoServer, orders: tk.Toolset, tmp_path: Path

@@ -37,6 +37,7 @@ def pool() -> Any:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600, method="thread")  # a backstop only: each case has its own alarm
 @pytest.mark.parametrize("chunk", range(CHUNKS), ids=lambda c: f"cases_{c * PER_CHUNK}_{(c + 1) * PER_CHUNK - 1}")
 def test_mutated_specs_give_a_toolset_or_a_toolkit_error(pool: Any, chunk: int, tmp_path: Path) -> None:

@@ -168,6 +168,7 @@ def test_es2025_syntax_compiles(pattern: str, text: str, expected: bool) -> None
     assert compile_pattern(pattern).search(text) is expected
 
 
+@pytest.mark.slow
 @needs_node
 def test_random_patterns_agree_with_javascript_in_both_engines() -> None:
     """Small patterns over the constructs where dialects part ways: the ECMA engine (strings shorter than
@@ -276,6 +277,7 @@ def test_a_short_string_the_ecma_engine_backtracks_on_is_answered_by_the_twin() 
     assert compiled.search("a" * 100 + "b") is True
 
 
+@pytest.mark.slow
 @pytest.mark.corpus
 def test_corpus_patterns_all_compile() -> None:
     patterns = _corpus()

@@ -72,6 +72,7 @@ def test_payload_ids_are_unique() -> None:
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("payload", _cases())
 def test_validate_returns_a_bounded_json_envelope(payload: Payload) -> None:

@@ -177,6 +177,7 @@ def opaque(run, made):
 """
 
 
+@pytest.mark.slow
 def test_the_scan_finds_a_literal_at_every_kind_of_site() -> None:
     scan = Scan({**package_sources(), "sample.py": SAMPLE})
     found = {(f.vocabulary, f.value, f.raiser) for f in scan.findings() if f.where.startswith("sample.py")}

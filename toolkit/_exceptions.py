@@ -154,7 +154,7 @@ class SpecError(ToolkitError, ValueError):
 
     slugs: ClassVar[Mapping[str, str]] = {
         "bad_spec": "SpecError's default: the OpenAPI document or spec file cannot be loaded",
-        "bad_lock": "the pin lock file is unreadable or malformed, or `pin()` got no files or several folders",
+        "bad_lock": "the pin lock file is unreadable or malformed, or a pin got no files or files of several folders",
         "bad_overrides": "the overrides (or an `x-agent-tool` value) have a wrong shape, key or value",
         "bad_paths": "`paths` is not a mapping of path templates to path items",
         "bad_select": '`select=` is neither "extension" nor "all"',

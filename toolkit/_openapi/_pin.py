@@ -83,10 +83,10 @@ def lock_entry(path: Path) -> dict[str, str]:
 def pin(*paths: Path) -> dict[str, Any]:
     """Record (or refresh) the lock entries of ``paths`` in their directory's lock file; return the lock."""
     if not paths:
-        raise SpecError("pin() needs at least one spec path", slug="bad_lock")
+        raise SpecError("pinning needs at least one spec path (`toolkit pin SPEC...`)", slug="bad_lock")
     directory = paths[0].parent
     if any(p.parent != directory for p in paths):
-        raise SpecError("pin() takes files from one directory at a time", slug="bad_lock")
+        raise SpecError("pinning takes spec files from one folder at a time (each folder has its own lock file)", slug="bad_lock")
     entries = read_lock(directory)
     for path in paths:
         entries[path.name] = lock_entry(path)
