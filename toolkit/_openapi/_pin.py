@@ -86,7 +86,9 @@ def pin(*paths: Path) -> dict[str, Any]:
         raise SpecError("pinning needs at least one spec path (`toolkit pin SPEC...`)", slug="bad_lock")
     directory = paths[0].parent
     if any(p.parent != directory for p in paths):
-        raise SpecError("pinning takes spec files from one folder at a time (each folder has its own lock file)", slug="bad_lock")
+        raise SpecError(
+            "pinning takes spec files from one folder at a time (each folder has its own lock file)", slug="bad_lock"
+        )
     entries = read_lock(directory)
     for path in paths:
         entries[path.name] = lock_entry(path)
