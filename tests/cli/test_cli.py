@@ -1,4 +1,7 @@
-"""The ``toolkit`` command line, driven in-process through ``main([...])`` and once as a real process."""
+"""The ``toolkit`` command line, driven in-process through ``main([...])`` and once as a real process.
+
+Internals: the CLI's renderers (``_commands.lower``, ``progress``, ``reference``) driven alone on a console, and the
+slug, code and rule tables the README reference section is generated from."""
 
 from __future__ import annotations
 

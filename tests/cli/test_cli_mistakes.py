@@ -1,5 +1,8 @@
 """A new user's mistakes on the command line: each exits 2 with one message naming the file and line, never a
-traceback; exit 1 stays for findings. The bad targets are the corpus ``tests/bad_inputs/targets.yaml``."""
+traceback; exit 1 stays for findings. The bad targets are the corpus ``tests/bad_inputs/targets.yaml``.
+
+Internals: ``_commands.lower`` and ``_targets.is_spec`` (how a target is told apart), and ``ERROR_SLUGS`` to check
+each message's slug is a known one."""
 
 from __future__ import annotations
 

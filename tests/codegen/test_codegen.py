@@ -1,4 +1,7 @@
-"""Generated tool modules: deterministic, lint- and type-clean, faithful to the toolset, inert under hostile text."""
+"""Generated tool modules: deterministic, lint- and type-clean, faithful to the toolset, inert under hostile text.
+
+Internals: ``build_tool`` (a tool from a hand-written JSON Schema, which no public constructor takes), and
+``module_name`` and ``env_name``, the naming rules generated files and variables follow."""
 
 from __future__ import annotations
 
@@ -12,10 +15,10 @@ from typing import Any
 import pytest
 
 import toolkit as tk
-from toolkit import CodegenError, ToolContract
-from toolkit._codegen import generate, module_name
+from toolkit import CodegenError, Tool, ToolContract, Toolset, generate
+from toolkit._codegen import module_name
 from toolkit._credential_record import env_name
-from toolkit._tool import Tool, Toolset, build_tool
+from toolkit._tool import build_tool
 from toolkit.runtime.credentials import SecurityScheme
 from toolkit.runtime.trim import Trim
 

@@ -3,6 +3,8 @@
 Prism runs with ``--errors``, so a request that breaks the spec (a wrong binding, a missing credential, a
 bad path parameter, a form field encoded in the wrong style) comes back as an error status instead of a mock
 answer. One Prism per spec, started once for the module on a free loopback port and killed in teardown.
+
+Internals: ``_contract.FormEncoding``, to state how a form field is encoded when a test picks the encoding itself.
 """
 
 from __future__ import annotations
@@ -23,10 +25,8 @@ import httpx
 import pytest
 from locations import CORPUS, REPO
 
-from toolkit import ToolContext, from_openapi
-from toolkit._codegen import generate
+from toolkit import Tool, ToolContext, from_openapi, generate
 from toolkit._contract import FormEncoding
-from toolkit._tool import Tool
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpTool, Trim
 
 pytestmark = pytest.mark.prism
@@ -283,7 +283,7 @@ def _forms(prism: dict[str, str], packages: dict[str, Any], **config: Any) -> di
 
 def test_a_form_body_in_every_style_is_accepted_by_prism(prism: dict[str, str], packages: dict[str, Any]) -> None:
     """Brackets two levels deep, an indexed array, comma and pipe lists, scalars (an array of objects in brackets
-    is checked against the qs decoder in tests/test_forms.py: Prism reads such arrays only as JSON text)."""
+    is checked against the qs decoder in tests/runtime/test_forms.py: Prism reads such arrays only as JSON text)."""
     tools = _forms(prism, packages)
     result = tools["forms_create_customer"].call(CUSTOMER, CONFIRMED)
     tools["forms_create_customer"].client.close()

@@ -2,6 +2,9 @@
 
 The pairs live in ``tests/diff_pairs/<case>.json`` as ``{note, before, after, expect: [{rule, kind, path}]}``;
 ``before`` and ``after`` are declarations, or lists of declarations for the collection rules.
+
+Internals: the diff's rule and kind tables (``_diff._rules``), ``worst`` and the text renderer ``_diff._text.show``,
+each checked as a unit against the pairs.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import yaml
 from locations import TESTS
 
 import toolkit as tk
-from toolkit._diff import DeclarationDiff, SpecDiff, diff_declarations, diff_specs, worst
-from toolkit._diff._rules import KINDS, RULES, Change
+from toolkit import Change, DeclarationDiff, SpecDiff, diff_declarations, diff_specs
+from toolkit._diff import worst
+from toolkit._diff._rules import KINDS, RULES
 
 PAIRS = TESTS / "diff_pairs"
 CASES = sorted(PAIRS.glob("*.json"))

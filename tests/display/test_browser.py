@@ -10,6 +10,8 @@ writing the golden file). On the committed notebooks it runs every cell and comp
 the committed outputs.
 
 Screenshots go to ``tests/artifacts/`` (one per feature on success, to look at; one on failure, to debug).
+
+Internals: ``_credential_record.env_name``, the variable name the page must show for a credential.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Each renderer's text and HTML output is pinned by a golden file in ``tests/golden/display/``; rewrite them
 with ``TOOLKIT_UPDATE_GOLDEN=1`` (or ``--update-golden`` when the golden plugin is active) and review the diff.
+
+Internals: ``_display.mimebundle`` and the renderers' helpers (``highlight_json``, the fixture report rows), whose
+output the golden files pin.
 """
 
 from __future__ import annotations

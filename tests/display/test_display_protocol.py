@@ -1,5 +1,8 @@
 """The one display protocol: every displayable class has a renderer, include/exclude are honoured, and the
-display package sits at the bottom of the import graph (it imports no data module at run time)."""
+display package sits at the bottom of the import graph (it imports no data module at run time).
+
+Internals: the display protocol itself (``_display``: ``Displayable``, ``Renderer``, ``displayed_by``,
+``renderer_for``), which this module tests."""
 
 from __future__ import annotations
 

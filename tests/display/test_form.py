@@ -2,6 +2,9 @@
 
 Oracle for "valid": ``jsonschema``'s Draft 2020-12 validator with format checking, over the function
 catalogue, the bundled specs and real corpus specs.
+
+Internals: the form model (``_form``: ``form_of``, ``starting_arguments``, ``MAX_DEPTH``), the unit under test
+behind the widgets.
 """
 
 from __future__ import annotations

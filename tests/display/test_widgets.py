@@ -1,4 +1,7 @@
-"""The workbench views, instantiated headless: what they contain, how they react, and their stable text."""
+"""The workbench views, instantiated headless: what they contain, how they react, and their stable text.
+
+Internals: ``starting_arguments``, ``env_name`` and the dialect table ``_lowering.DIALECTS``, to compute what a view
+must show."""
 
 from __future__ import annotations
 

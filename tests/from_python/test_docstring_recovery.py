@@ -1,5 +1,7 @@
 """A malformed docstring line costs that line only: the corpus in ``bad_inputs/docstrings`` pins, per
-docstring, the parameter descriptions recovered, the lines skipped, and a description free of section text."""
+docstring, the parameter descriptions recovered, the lines skipped, and a description free of section text.
+
+Internals: the docstring parser and its recovery (``_from_python._docstrings``, ``_recovery``), the unit under test."""
 
 from __future__ import annotations
 

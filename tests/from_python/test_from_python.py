@@ -1,4 +1,6 @@
-"""from_function: signatures become args_schema, docstrings become descriptions, misuse becomes a slug."""
+"""from_function: signatures become args_schema, docstrings become descriptions, misuse becomes a slug.
+
+Internals: ``parse_docstring`` (tested as a unit) and ``DECIMAL_PATTERN``, the pattern a ``Decimal`` declares."""
 
 from __future__ import annotations
 

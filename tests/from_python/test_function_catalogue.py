@@ -2,7 +2,7 @@
 
 Golden files live in ``tests/golden/functions/<case id>.json`` as ``{"declaration", "losses", "lints"}``.
 After an intended change, rewrite them with ``TOOLKIT_UPDATE_GOLDEN=1 .venv/bin/python -m pytest
-tests/test_function_catalogue.py`` and review the diff. The structural tests below do not read golden files:
+tests/from_python/test_function_catalogue.py`` and review the diff. The structural tests below do not read golden files:
 they hold for any function, whatever the golden copies say.
 """
 

@@ -1,5 +1,8 @@
 """Framework contexts are recognised by qualified name, from annotation objects and from strings, without
-importing any framework; the contract lists each injected parameter and why; toolkit's own context stays."""
+importing any framework; the contract lists each injected parameter and why; toolkit's own context stays.
+
+Internals: ``_from_python._context_types`` and ``_injected``, the recognition tables of framework contexts under
+test."""
 
 from __future__ import annotations
 
@@ -14,8 +17,7 @@ import pytest
 from locations import TESTS
 
 import toolkit as tk
-from toolkit import SignatureError, ToolContext
-from toolkit._contract import Injected
+from toolkit import Injected, SignatureError, ToolContext
 from toolkit._from_python import _context_types as context_types
 from toolkit._from_python import _injected as injected_module
 

@@ -1,5 +1,7 @@
 """``typing.TypedDict`` on Python 3.11 works like ``typing_extensions.TypedDict``: the same schema, the same
-verdicts, the same values reaching the function — checked against hand-written ``typing_extensions`` twins."""
+verdicts, the same values reaching the function — checked against hand-written ``typing_extensions`` twins.
+
+Internals: ``_from_python._typeddict`` (``convert_annotation``, ``is_stdlib_typeddict``), the conversion under test."""
 
 from __future__ import annotations
 

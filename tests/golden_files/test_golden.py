@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from toolkit import _golden
-from toolkit._canonical import pretty
-from toolkit._exceptions import GoldenError
+from toolkit import GoldenError, golden
+from toolkit import canonical_json as pretty
 
 pytest_plugins = ["pytester"]
 
@@ -31,18 +30,18 @@ def _decl(name: str, maximum: int = 100, description: str = "How many, between 1
 
 def test_update_writes_canonical_bytes_and_check_then_passes(tmp_path: Path) -> None:
     tools = [_decl("b_tool"), _decl("a_tool")]
-    result = _golden.update(tools, tmp_path)
+    result = golden.update(tools, tmp_path)
     assert result.written == ("a_tool", "b_tool")
     assert (tmp_path / "a_tool.json").read_text(encoding="utf-8") == pretty(_decl("a_tool"))
-    report = _golden.check(tools, tmp_path)
+    report = golden.check(tools, tmp_path)
     assert report.passed
     assert report.ok == ("a_tool", "b_tool")
 
 
 def test_check_reports_missing_stale_and_orphaned(tmp_path: Path) -> None:
-    _golden.update([_decl("kept"), _decl("edited"), _decl("gone")], tmp_path)
+    golden.update([_decl("kept"), _decl("edited"), _decl("gone")], tmp_path)
     now = [_decl("kept"), _decl("edited", maximum=50, description="How many, 1 to 50."), _decl("new")]
-    report = _golden.check(now, tmp_path)
+    report = golden.check(now, tmp_path)
     assert not report.passed
     assert report.ok == ("kept",)
     assert report.missing == ("new",)
@@ -63,7 +62,7 @@ def test_check_reports_missing_stale_and_orphaned(tmp_path: Path) -> None:
 
 def test_formatting_only_drift_is_stale_with_an_empty_diff(tmp_path: Path) -> None:
     (tmp_path / "t.json").write_text(json.dumps(_decl("t")), encoding="utf-8")
-    (stale,) = _golden.check([_decl("t")], tmp_path).stale
+    (stale,) = golden.check([_decl("t")], tmp_path).stale
     assert stale.diff is not None
     assert not stale.diff
     assert "formatting" in stale.reason
@@ -71,23 +70,23 @@ def test_formatting_only_drift_is_stale_with_an_empty_diff(tmp_path: Path) -> No
 
 def test_unreadable_golden_file_is_stale_without_a_diff(tmp_path: Path) -> None:
     (tmp_path / "t.json").write_text("{not json", encoding="utf-8")
-    (stale,) = _golden.check([_decl("t")], tmp_path).stale
+    (stale,) = golden.check([_decl("t")], tmp_path).stale
     assert stale.diff is None
     assert "not valid JSON" in stale.reason
-    assert _golden.update([_decl("t")], tmp_path).written == ("t",)
-    assert _golden.check([_decl("t")], tmp_path).passed
+    assert golden.update([_decl("t")], tmp_path).written == ("t",)
+    assert golden.check([_decl("t")], tmp_path).passed
 
 
 def test_update_leaves_up_to_date_files_untouched_and_prunes_only_when_asked(tmp_path: Path) -> None:
-    _golden.update([_decl("kept"), _decl("gone")], tmp_path)
+    golden.update([_decl("kept"), _decl("gone")], tmp_path)
     before = (tmp_path / "kept.json").stat().st_ino
-    result = _golden.update([_decl("kept")], tmp_path)
+    result = golden.update([_decl("kept")], tmp_path)
     assert result.written == ()
     assert result.unchanged == ("kept",)
     assert result.removed == ()
     assert (tmp_path / "kept.json").stat().st_ino == before
     assert (tmp_path / "gone.json").exists()
-    assert _golden.update([_decl("kept")], tmp_path, prune=True).removed == ("gone",)
+    assert golden.update([_decl("kept")], tmp_path, prune=True).removed == ("gone",)
     assert not (tmp_path / "gone.json").exists()
 
 
@@ -102,7 +101,7 @@ def test_failed_write_keeps_the_old_file_and_leaves_no_temporary(
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
     with pytest.raises(GoldenError, match="No space left"):
-        _golden.write_atomic(target, "new content\n" * 1000)
+        golden.write_atomic(target, "new content\n" * 1000)
     assert target.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["t.json"]
 
@@ -116,7 +115,7 @@ def test_interrupted_write_is_cleaned_up_and_reraised(tmp_path: Path, monkeypatc
 
     monkeypatch.setattr(os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        _golden.write_atomic(target, "new\n")
+        golden.write_atomic(target, "new\n")
     assert target.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["t.json"]
 
@@ -127,48 +126,48 @@ def test_a_process_killed_mid_write_leaves_the_old_file_whole(tmp_path: Path) ->
     target.write_text(pretty(_decl("t")), encoding="utf-8")
     code = (
         "import os, sys\n"
-        "from toolkit import _golden\n"
+        "from toolkit import golden\n"
         "os.replace = lambda src, dst: os._exit(9)\n"
-        f"_golden.write_atomic({str(target)!r}, 'x' * 200000)\n"
+        f"golden.write_atomic({str(target)!r}, 'x' * 200000)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], check=False)
     assert done.returncode == 9
     assert target.read_text(encoding="utf-8") == pretty(_decl("t"))
-    assert _golden.check([_decl("t")], tmp_path).passed  # a leftover temporary is not a golden file
+    assert golden.check([_decl("t")], tmp_path).passed  # a leftover temporary is not a golden file
 
 
 def test_write_atomic_creates_the_folder(tmp_path: Path) -> None:
-    _golden.write_atomic(tmp_path / "deep" / "er" / "t.json", "{}\n")
+    golden.write_atomic(tmp_path / "deep" / "er" / "t.json", "{}\n")
     assert (tmp_path / "deep" / "er" / "t.json").read_text(encoding="utf-8") == "{}\n"
 
 
 def test_a_name_that_is_not_a_file_name_is_refused(tmp_path: Path) -> None:
     with pytest.raises(GoldenError) as caught:
-        _golden.golden_path(tmp_path, "../escape")
+        golden.golden_path(tmp_path, "../escape")
     assert caught.value.slug == "golden_name"
 
 
 def test_load_reads_every_declaration_and_refuses_bad_json(tmp_path: Path) -> None:
-    _golden.update([_decl("a"), _decl("b")], tmp_path)
-    assert sorted(_golden.load(tmp_path)) == ["a", "b"]
+    golden.update([_decl("a"), _decl("b")], tmp_path)
+    assert sorted(golden.load(tmp_path)) == ["a", "b"]
     (tmp_path / "c.json").write_text("[", encoding="utf-8")
     with pytest.raises(GoldenError, match=r"c\.json"):
-        _golden.load(tmp_path)
+        golden.load(tmp_path)
     with pytest.raises(GoldenError, match="does not exist"):
-        _golden.load(tmp_path / "nowhere")
+        golden.load(tmp_path / "nowhere")
 
 
 def test_declarations_accepts_tools_dicts_mappings_and_nested_collections() -> None:
-    single = _golden.declarations(_decl("a"))
-    nested = _golden.declarations([[_decl("a")], _decl("b")])
-    mapping = _golden.declarations({"a": _decl("a")})
+    single = golden.declarations(_decl("a"))
+    nested = golden.declarations([[_decl("a")], _decl("b")])
+    mapping = golden.declarations({"a": _decl("a")})
     assert list(single) == ["a"]
     assert sorted(nested) == ["a", "b"]
     assert list(mapping) == ["a"]
 
 
 def test_report_is_frozen_serialisable_and_displayable(tmp_path: Path) -> None:
-    report = _golden.check([_decl("a")], tmp_path)
+    report = golden.check([_decl("a")], tmp_path)
     assert report.missing == ("a",)
     with pytest.raises(AttributeError):
         report.ok = ()  # type: ignore[misc]
@@ -244,7 +243,7 @@ def test_plugin_snapshots_a_whole_toolset(pytester: pytest.Pytester, repo_root: 
     )
     pytester.runpytest("-p", "toolkit._golden.pytest_plugin", "--update-golden").assert_outcomes(passed=1)
     stored = json.loads((pytester.path / "__golden__" / "test_spec" / "test_orders.json").read_text(encoding="utf-8"))
-    product = _golden.load(repo_root / "golden")
+    product = golden.load(repo_root / "golden")
     assert stored == {name: declaration for name, declaration in product.items() if name.startswith("orders_")}
 
 
@@ -255,9 +254,9 @@ def test_plugin_golden_dir_ini_moves_the_files(pytester: pytest.Pytester) -> Non
 
 
 def test_written_files_are_readable_by_everyone_and_keep_their_mode(tmp_path: Path) -> None:
-    _golden.write_atomic(tmp_path / "new.json", "{}\n")
+    golden.write_atomic(tmp_path / "new.json", "{}\n")
     assert (tmp_path / "new.json").stat().st_mode & 0o777 == 0o644
     (tmp_path / "kept.json").write_text("{}\n", encoding="utf-8")
     (tmp_path / "kept.json").chmod(0o664)
-    _golden.write_atomic(tmp_path / "kept.json", "[]\n")
+    golden.write_atomic(tmp_path / "kept.json", "[]\n")
     assert (tmp_path / "kept.json").stat().st_mode & 0o777 == 0o664

@@ -1,6 +1,9 @@
 """Golden files and diffs per dialect: ``golden.toml`` pins other providers' payloads next to the ``gemini``
 declaration (``<dir>/<dialect>/<tool>.json``), and ``toolkit diff`` classifies every change in the dialect it
-was found in."""
+was found in.
+
+Internals: ``build_tool`` (a tool from a hand-written JSON Schema, which no public constructor takes) and
+``_diff.diff_dialects``, the per-dialect diff under test."""
 
 from __future__ import annotations
 
@@ -11,9 +14,8 @@ from typing import Any
 import pytest
 
 import toolkit as tk
-from toolkit import _golden, examples
-from toolkit._canonical import pretty
-from toolkit._contract import ToolContract
+from toolkit import ToolContract, examples, golden
+from toolkit import canonical_json as pretty
 from toolkit._diff import diff_dialects
 from toolkit._tool import build_tool
 from toolkit.cli import main
@@ -39,12 +41,12 @@ def _limit_tool(maximum: int, states: list[str], name: str = "shop.list") -> tk.
 
 # -- golden files ---------------------------------------------------------------------------------------------
 def test_pinned_dialects_get_their_own_files_with_the_exact_payload(tmp_path: Path) -> None:
-    result = _golden.update([SEARCH], tmp_path, pins=PINS)
+    result = golden.update([SEARCH], tmp_path, pins=PINS)
     assert result.written == ("issues_search_issues", "mcp/issues_search_issues", "openai/issues_search_issues")
     for dialect in ("openai", "mcp"):
         text = (tmp_path / dialect / "issues_search_issues.json").read_text(encoding="utf-8")
         assert text == pretty(SEARCH.payload(dialect).body)
-    report = _golden.check([SEARCH], tmp_path, pins=PINS)
+    report = golden.check([SEARCH], tmp_path, pins=PINS)
     assert report.passed
     assert report.ok == ("issues_search_issues", "mcp/issues_search_issues", "openai/issues_search_issues")
 
@@ -52,8 +54,8 @@ def test_pinned_dialects_get_their_own_files_with_the_exact_payload(tmp_path: Pa
 def test_a_changed_payload_is_stale_with_a_diff_in_its_dialect(tmp_path: Path) -> None:
     before, after = _limit_tool(100, ["open", "closed"]), _limit_tool(50, ["open"])
     pins = {"shop.list": ("openai", "anthropic")}
-    _golden.update([before], tmp_path, pins=pins)
-    report = _golden.check([after], tmp_path, pins=pins)
+    golden.update([before], tmp_path, pins=pins)
+    report = golden.check([after], tmp_path, pins=pins)
     stale = {entry.name: entry for entry in report.stale}
     assert set(stale) == {"shop.list", "openai/shop.list", "anthropic/shop.list"}
     for dialect in ("openai", "anthropic"):
@@ -65,10 +67,10 @@ def test_a_changed_payload_is_stale_with_a_diff_in_its_dialect(tmp_path: Path) -
 
 
 def test_a_dialect_file_without_a_pin_is_orphaned_and_pruned(tmp_path: Path) -> None:
-    _golden.update([SEARCH], tmp_path, pins=PINS)
-    report = _golden.check([SEARCH], tmp_path, pins={"issues_search_issues": ("openai",)})
+    golden.update([SEARCH], tmp_path, pins=PINS)
+    report = golden.check([SEARCH], tmp_path, pins={"issues_search_issues": ("openai",)})
     assert report.orphaned == ("mcp/issues_search_issues",)
-    result = _golden.update([SEARCH], tmp_path, prune=True, pins={"issues_search_issues": ("openai",)})
+    result = golden.update([SEARCH], tmp_path, prune=True, pins={"issues_search_issues": ("openai",)})
     assert result.removed == ("mcp/issues_search_issues",)
     assert not (tmp_path / "mcp" / "issues_search_issues.json").exists()
 
@@ -79,8 +81,8 @@ def test_a_pinned_dialect_that_refuses_the_tool_fails_the_check(tmp_path: Path) 
     hostile = build_tool(
         ToolContract(name="u", description="d", args_schema={"anyOf": [{"type": "object"}]}, source="schema")
     )
-    _golden.update([rootless, hostile], tmp_path, pins={"u": ("openai",)})
-    report = _golden.check([rootless, hostile], tmp_path, pins={"u": ("openai",)})
+    golden.update([rootless, hostile], tmp_path, pins={"u": ("openai",)})
+    report = golden.check([rootless, hostile], tmp_path, pins={"u": ("openai",)})
     assert not report.passed
     assert [entry.split(":")[0] for entry in report.refused] == ["openai/u [root_not_object]"]
     assert "refused   openai/u" in report.to_text()
@@ -89,7 +91,7 @@ def test_a_pinned_dialect_that_refuses_the_tool_fails_the_check(tmp_path: Path) 
 
 def test_pins_for_a_tool_not_under_control_are_a_golden_error(tmp_path: Path) -> None:
     with pytest.raises(tk.GoldenError, match="nothing"):
-        _golden.check([SEARCH], tmp_path, pins={"nothing": ("openai",)})
+        golden.check([SEARCH], tmp_path, pins={"nothing": ("openai",)})
 
 
 def test_the_manifest_reads_dialects_per_entry(tmp_path: Path) -> None:
@@ -100,7 +102,7 @@ def test_the_manifest_reads_dialects_per_entry(tmp_path: Path) -> None:
         '[[function]]\ntarget = "toolkit.examples:transfer_funds"\nnamespace = "payments"\n',
         encoding="utf-8",
     )
-    loaded = _golden.load_manifest(manifest)
+    loaded = golden.load_manifest(manifest)
     assert [tool.name for tool in loaded.tools] == ["issues_search_issues", "payments_transfer_funds"]
     assert loaded.pins == {"issues_search_issues": ("mcp", "openai")}
 
@@ -112,7 +114,7 @@ def test_a_manifest_naming_an_unknown_dialect_is_refused(tmp_path: Path, value: 
         f'[[function]]\ntarget = "toolkit.examples:search_issues"\ndialects = {value}\n', encoding="utf-8"
     )
     with pytest.raises(tk.GoldenError) as caught:
-        _golden.load_manifest(manifest)
+        golden.load_manifest(manifest)
     assert caught.value.slug == "golden_manifest"
     assert "gemini_json" in caught.value.message
 
@@ -149,9 +151,9 @@ def test_each_dialect_names_the_tool_as_its_provider_sees_it() -> None:
 
 def test_diff_dialects_compares_golden_folders_dialect_by_dialect(tmp_path: Path) -> None:
     pins = {"shop.list": ("openai", "mcp")}
-    _golden.update([_limit_tool(100, ["open", "closed"])], tmp_path / "old", pins=pins)
-    _golden.update([_limit_tool(50, ["open", "closed"])], tmp_path / "new", pins=pins)
-    diff = diff_dialects(_golden.load_all(tmp_path / "old"), _golden.load_all(tmp_path / "new"))
+    golden.update([_limit_tool(100, ["open", "closed"])], tmp_path / "old", pins=pins)
+    golden.update([_limit_tool(50, ["open", "closed"])], tmp_path / "new", pins=pins)
+    diff = diff_dialects(golden.load_all(tmp_path / "old"), golden.load_all(tmp_path / "new"))
     assert {d: v.verdict for d, v in diff.by_dialect().items()} == {
         "gemini": "breaking",
         "openai": "breaking",
@@ -164,8 +166,8 @@ def test_toolkit_diff_of_two_golden_folders_shows_each_dialect(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pins = {"shop.list": ("anthropic",)}
-    _golden.update([_limit_tool(100, ["open"])], tmp_path / "old", pins=pins)
-    _golden.update([_limit_tool(100, ["open", "closed"])], tmp_path / "new", pins=pins)
+    golden.update([_limit_tool(100, ["open"])], tmp_path / "old", pins=pins)
+    golden.update([_limit_tool(100, ["open", "closed"])], tmp_path / "new", pins=pins)
     code = main(["diff", str(tmp_path / "old"), str(tmp_path / "new")])
     out = capsys.readouterr().out
     assert code == 0

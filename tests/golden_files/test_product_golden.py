@@ -10,23 +10,22 @@ from pathlib import Path
 import pytest
 import yaml
 
-from toolkit import _golden
-from toolkit._canonical import pretty
-from toolkit._tool import Tool
+from toolkit import Tool, golden
+from toolkit import canonical_json as pretty
 
 
 @pytest.fixture(scope="module")
-def manifest(repo_root: Path) -> _golden.Manifest:
-    return _golden.load_manifest(repo_root / "golden" / "golden.toml")
+def manifest(repo_root: Path) -> golden.Manifest:
+    return golden.load_manifest(repo_root / "golden" / "golden.toml")
 
 
 @pytest.fixture(scope="module")
-def product_tools(manifest: _golden.Manifest) -> list[Tool]:
+def product_tools(manifest: golden.Manifest) -> list[Tool]:
     return list(manifest.tools)
 
 
-def test_product_declarations_match_their_golden_files(manifest: _golden.Manifest, repo_root: Path) -> None:
-    report = _golden.check(manifest.tools, repo_root / "golden", pins=manifest.pins)
+def test_product_declarations_match_their_golden_files(manifest: golden.Manifest, repo_root: Path) -> None:
+    report = golden.check(manifest.tools, repo_root / "golden", pins=manifest.pins)
     assert report.passed, report.to_text()
     assert {name.split("/")[0] for name in report.ok if "/" in name} == {
         "gemini_json",
@@ -57,9 +56,9 @@ def test_every_example_function_is_under_golden_control(product_tools: list[Tool
 
 
 def test_golden_files_are_canonical_bytes(repo_root: Path) -> None:
-    stored = _golden.load(repo_root / "golden")
+    stored = golden.load(repo_root / "golden")
     for path in sorted((repo_root / "golden").glob("*.json")):
         assert path.read_text(encoding="utf-8") == pretty(stored[path.stem]), path.name
-    for dialect, payloads in _golden.load_dialects(repo_root / "golden").items():
+    for dialect, payloads in golden.load_dialects(repo_root / "golden").items():
         for path in sorted((repo_root / "golden" / dialect).glob("*.json")):
             assert path.read_text(encoding="utf-8") == pretty(payloads[path.stem]), path.name

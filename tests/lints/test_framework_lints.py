@@ -1,5 +1,8 @@
 """The lints that compare a framework's own schema with toolkit's: each fires on its disagreement, at the
-field's path, stays quiet when both agree, and never raises on a framework schema it cannot read."""
+field's path, stays quiet when both agree, and never raises on a framework schema it cannot read.
+
+Internals: ``_lints.lint`` and ``CATALOGUE`` (the rules under test) and ``_contract.FrameworkSource``, a framework's
+own schema as the lints read it."""
 
 from __future__ import annotations
 

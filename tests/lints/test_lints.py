@@ -2,6 +2,9 @@
 
 Lints read only ``args_schema``, so these tests build tools straight from JSON Schemas (as an OpenAPI tool
 would have them), without a Python function.
+
+Internals: ``_lints.lint`` and ``CATALOGUE`` (the rules under test), and ``build_tool`` for a tool from a
+hand-written JSON Schema.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 A union that refers back to itself without reading into the value is refused when the tool is built
 (``left_recursive_ref``, as the validator refuses it); the lints alone still read it in linear time.
+
+Internals: ``_lints.lint`` (timed alone on hostile schemas) and ``build_tool`` for a tool from a hand-written JSON
+Schema.
 """
 
 from __future__ import annotations
@@ -10,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from toolkit._contract import ToolContract
-from toolkit._exceptions import SchemaError
+from toolkit import SchemaError, Tool, ToolContract
 from toolkit._lints import lint
-from toolkit._tool import Tool, build_tool
+from toolkit._tool import build_tool
 
 
 def _self_referring(branches: int) -> dict[str, Any]:

@@ -3,6 +3,9 @@
 Each positive case is a real-world phrasing with a value the words rule out. The test proves three things with
 the real validator: the original schema accepts that value (the trap), the lint names the keywords to add, and
 the schema with those keywords added rejects the value, accepts a good one, and no longer draws the lint.
+
+Internals: ``_lints.lint`` and ``CATALOGUE`` (the rules under test), and ``build_tool`` for a tool from a
+hand-written JSON Schema.
 """
 
 from __future__ import annotations

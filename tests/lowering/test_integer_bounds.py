@@ -4,6 +4,8 @@
 which means the same thing for integers. The oracle is the validator itself (it enforces ``args_schema``,
 never the declaration): for every integer around the bounds, it accepts exactly the values the declared
 inclusive bounds allow.
+
+Internals: ``build_tool``, for a tool from a hand-written JSON Schema, which no public constructor takes.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from locations import CORPUS
 from loss_proofs import NOT_KEYWORDS, Proof, prove
 
 import toolkit as tk
-from toolkit import Loss, Tool, ToolContract, _golden
+from toolkit import Loss, Tool, ToolContract, golden
 
 SPECS = sorted(p.name for p in CORPUS.glob("*") if p.suffix in (".json", ".yaml")) if CORPUS.is_dir() else []
 PER_KEYWORD = 3
@@ -40,7 +40,7 @@ def test_every_catalogue_loss_is_enforced_or_constrains_nothing(case: Case) -> N
 
 
 def test_every_product_tool_loss_is_enforced_or_constrains_nothing(repo_root: Path) -> None:
-    tools = _golden.manifest_tools(repo_root / "golden" / "golden.toml")
+    tools = golden.manifest_tools(repo_root / "golden" / "golden.toml")
     proofs = [prove(tool, loss) for tool in tools for loss in tool.losses]
     assert_enforced(proofs)
     assert Counter(p.kind for p in proofs)["proved"] >= 5

@@ -1,4 +1,7 @@
-"""Lowering JSON Schema 2020-12 to the gemini subset: golden before/after cases and the rules behind them."""
+"""Lowering JSON Schema 2020-12 to the gemini subset: golden before/after cases and the rules behind them.
+
+Internals: the dialect table ``_lowering.DIALECTS``, the ``Walker`` and ``gemini.violations`` (the subset's own
+rules), units of the lowering under test."""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ import pytest
 from locations import TESTS
 from lowering_support import unaccounted
 
-from toolkit import SchemaError
-from toolkit._canonical import pretty
-from toolkit._lowering import DIALECTS, Lowered, lower
+from toolkit import Lowered, SchemaError, lower
+from toolkit import canonical_json as pretty
+from toolkit._lowering import DIALECTS
 from toolkit._lowering._walker import Walker
 from toolkit._lowering.gemini import violations
 

@@ -4,6 +4,9 @@ or the tool is refused; the validator still enforces the whole ``args_schema``.
 Sizes are measured here independently (``json.dumps`` of ``tool.declaration``), declarations are checked by
 google-genai's own ``FunctionDeclaration`` (the oracle) and by the subset rules, and every loss is looked up
 in ``args_schema`` where it says it is.
+
+Internals: the budget's own parts (``_lowering._budget``: reductions, sizes, the probe), ``Memo``, ``Refs``,
+``summarise`` and ``build_tool``, tested as units.
 """
 
 from __future__ import annotations
@@ -20,8 +23,7 @@ from hypothesis import strategies as st
 from pydantic import Field
 
 import toolkit as tk
-from toolkit import Policy, SchemaError, ToolContract
-from toolkit._exceptions import SpecError
+from toolkit import Policy, SchemaError, SpecError, Tool, ToolContract
 from toolkit._lowering._budget import (
     DEFAULT_BUDGET,
     LARGE_ENUM,
@@ -34,7 +36,7 @@ from toolkit._lowering._budget import (
 from toolkit._lowering.gemini import violations
 from toolkit._openapi import summarise
 from toolkit._schema import Refs
-from toolkit._tool import Tool, build_tool
+from toolkit._tool import build_tool
 
 LONG = "This sentence explains the field at some length so that it weighs on the declaration. "
 
@@ -162,7 +164,8 @@ def test_a_declaration_within_its_budget_is_left_as_lowered() -> None:
 def test_the_reductions_start_from_the_declarations_own_lowering() -> None:
     """The budget lowers again with a walker that remembers where each node came from; at the full depth it
     gives exactly what ``lower`` gives, so a reduction never changes what it does not reduce."""
-    from toolkit._lowering import DEFAULT_MAX_DEPTH, lower
+    from toolkit import lower
+    from toolkit._lowering import DEFAULT_MAX_DEPTH
     from toolkit._lowering._budget import _probe
 
     for schema in (recursive_tree(), nested_inline()):

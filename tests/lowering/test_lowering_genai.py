@@ -1,4 +1,6 @@
-"""google-genai's own types accept every lowered schema: golden cases, generated schemas and real specs."""
+"""google-genai's own types accept every lowered schema: golden cases, generated schemas and real specs.
+
+Internals: ``_lowering.gemini.violations``, the subset's rules checked beside google-genai's own types."""
 
 from __future__ import annotations
 
@@ -13,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from locations import TESTS
 from lowering_support import schemas, unaccounted
 
-from toolkit import SchemaError
-from toolkit._lowering import lower
+from toolkit import SchemaError, lower
 from toolkit._lowering.gemini import violations
 
 GOLDEN = TESTS / "golden" / "lowering"

@@ -4,6 +4,9 @@ that is valid JSON Schema 2020-12), or a typed refusal.
 ``select="all"`` on each spec; no exception escapes, nothing hangs (a generous per-spec timeout), no
 credential parameter reaches any declaration (by :mod:`credential_oracle`, written apart from the rule), and
 no OpenAPI-only key leaks into one. Slack's tools keep their real arguments; Stripe's forms are tools.
+
+Internals: ``load_document``, ``summarise``, ``parse_binding`` and the slug and reason tables, to check every corpus
+operation against them.
 """
 
 from __future__ import annotations

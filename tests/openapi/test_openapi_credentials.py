@@ -1,8 +1,11 @@
 """The credential rule: parameters that carry a secret leave the arguments and are recorded on the tool.
 
 Each crafted case below passed into declarations before the rule; the sweep over the real corpus is in
-tests/test_corpus_sweep.py. What is recorded (name, location, reason, configuration key, environment variable)
+tests/openapi/test_corpus_sweep.py. What is recorded (name, location, reason, configuration key, environment variable)
 is what the runtime fills and the summary shows.
+
+Internals: the credential record's ``REASONS`` and ``env_name``, and the display's ``tool_text``/``filled_rows``
+that show what was recorded.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Loading OpenAPI documents: sources, YAML safety, fragments, versions and pinning."""
+"""Loading OpenAPI documents: sources, YAML safety, fragments, versions and pinning.
+
+Internals: ``_openapi._load.load_document`` and ``_pin.pin``, the loader and pinning under test."""
 
 from __future__ import annotations
 

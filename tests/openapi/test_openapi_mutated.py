@@ -4,6 +4,8 @@ The sample draws from the same seeded stream as ``benchmarks/fuzz_openapi.py`` (
 every case must return a Toolset whose refusals all carry a known slug other than ``internal_error`` (an
 ``internal_error`` refusal is a crash caught too late), or raise a :class:`toolkit.ToolkitError`; each case
 runs under a generous alarm, so a hang fails too. The other tests pin what each hostile shape gives.
+
+Internals: ``load_document`` and ``MAX_NESTING``, the loader's limit the mutated inputs aim at.
 """
 
 from __future__ import annotations

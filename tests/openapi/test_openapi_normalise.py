@@ -1,4 +1,6 @@
-"""Schemas are normalised to JSON Schema 2020-12 before lowering, and nothing OpenAPI-only leaks."""
+"""Schemas are normalised to JSON Schema 2020-12 before lowering, and nothing OpenAPI-only leaks.
+
+Internals: ``_openapi._normalise`` (``normalise``, ``Walk``), the normaliser under test."""
 
 from __future__ import annotations
 

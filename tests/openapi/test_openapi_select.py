@@ -1,4 +1,7 @@
-"""Selecting operations (extension, overrides, all, deprecated), naming them, and their effect."""
+"""Selecting operations (extension, overrides, all, deprecated), naming them, and their effect.
+
+Internals: ``snake_case`` (the naming rule), ``summarise``, and ``_definitions``/``_flatten`` to check selection's
+effect on each."""
 
 from __future__ import annotations
 

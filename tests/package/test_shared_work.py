@@ -3,6 +3,9 @@
 The oracle is the unshared path itself: every tool of a real spec is lowered again from its ``args_schema``
 with no memo and compared (schema and losses, in order), and hand-made schemas check the edges (read-only
 properties, losses two parameters share, a reference that changed, the whole-lowering work budget).
+
+Internals: ``DocumentBuild``, ``Memo``, ``lint`` and ``build_tool``, the shared work this module compares with a
+fresh, unshared run.
 """
 
 from __future__ import annotations
@@ -15,10 +18,9 @@ import pytest
 from locations import CORPUS
 
 import toolkit as tk
-from toolkit._contract import ToolContract
-from toolkit._exceptions import SchemaError
+from toolkit import SchemaError, ToolContract, lower
 from toolkit._lints import lint
-from toolkit._lowering import Memo, lower
+from toolkit._lowering import Memo
 from toolkit._tool import DocumentBuild, build_tool
 
 pytestmark = pytest.mark.corpus

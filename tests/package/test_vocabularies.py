@@ -9,6 +9,9 @@ every function whose parameter is typed with a vocabulary's ``Literal`` alias, `
 class, class-level ``slug = ...``, and the strings a local variable or module table feeds into those places.
 Every literal must be in its table, every entry must be written somewhere (or say ``reserved:``), and the
 README's reference section must equal the tables' rendering. The scan lives in ``tests/vocabulary_scan.py``.
+
+Internals: every closed vocabulary table (slugs, codes, actions, refusals) and ``_exceptions``'s source, which this
+module checks the package against.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from pathlib import Path
 import pytest
 from vocabulary_scan import Finding, Scan, package_sources
 
-from toolkit import _exceptions
+from toolkit import ToolkitError, _exceptions
 from toolkit._envelope_codes import FIELD_CODES, NOTICE_ACTIONS, FieldCode, NoticeAction
-from toolkit._exceptions import ERROR_SLUGS, ToolkitError
+from toolkit._exceptions import ERROR_SLUGS
 from toolkit._lowering._dialect import DIALECT_SLUGS, DialectSlug
 from toolkit._openapi._refusal import SLUGS, RefusalSlug
 

@@ -3,6 +3,9 @@
 Oracles: a pasted function builds the same declaration as :func:`toolkit.from_function` on the same function
 defined in a real module; a pasted fragment the same as :func:`toolkit.from_openapi` on the same text; a
 fragment cut from a real document the same declarations as the whole document.
+
+Internals: the paste stage (``_paste``: ``paste``, ``cut``, ``detect``, ``Draft``...) and ``parse_text``, the unit
+under test behind the paste box.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Texts are real specs dumped as YAML (both list styles), edited one block at a time, and hand-written YAML that
 a cut could misread (anchors across blocks, flow collections and quoted scalars over several lines, block
 scalars with comment-like lines, duplicate keys, CRLF, tabs, document markers).
+
+Internals: ``_paste._chunks`` (``parse_blocks``, ``CACHE_LIMIT``), ``paste`` and ``parse_text``, the block reader
+and its oracle.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from toolkit._exceptions import SpecError
+from toolkit import SpecError
 from toolkit._openapi._parse import parse_text
 from toolkit._paste import paste
 from toolkit._paste._chunks import CACHE_LIMIT, parse_blocks

@@ -3,6 +3,8 @@
 The bracket style (``deepObject`` at any depth, Stripe's) is decoded by ``qs_codec``, a port of the JavaScript
 ``qs`` parser that Stripe's and Express's stacks read forms with; the flat styles by the standard library's
 :func:`urllib.parse.parse_qsl`, against OpenAPI's style table.
+
+Internals: ``_contract.FormEncoding``, to state each encoding a form field can have.
 """
 
 from __future__ import annotations

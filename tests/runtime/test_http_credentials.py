@@ -2,6 +2,9 @@
 
 A real loopback server echoes what arrives (headers, query, cookies, the raw body and its media type), so each
 test reads the request as the API saw it.
+
+Internals: ``build_tool`` (a tool from a hand-written JSON Schema) and ``_contract.FormEncoding`` for a form-encoded
+credential.
 """
 
 from __future__ import annotations
@@ -15,11 +18,10 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from loopback import loopback
 
-from toolkit import ToolContext, ToolContract
-from toolkit._contract import FormEncoding, SecurityScheme
-from toolkit._credential_record import Credential
-from toolkit._tool import Tool, build_tool
-from toolkit.runtime.credentials import RequestParts, fill
+from toolkit import Tool, ToolContext, ToolContract
+from toolkit._contract import FormEncoding
+from toolkit._tool import build_tool
+from toolkit.runtime.credentials import Credential, RequestParts, SecurityScheme, fill
 from toolkit.runtime.http import HttpConfig, HttpTool
 
 HITS: list[str] = []

@@ -1,4 +1,7 @@
-"""The HTTP runtime: binding, credentials, confirmation, response mapping and trimming, on real local servers."""
+"""The HTTP runtime: binding, credentials, confirmation, response mapping and trimming, on real local servers.
+
+Internals: ``build_tool`` (a tool from a hand-written JSON Schema) and ``schemes_from_spec``, the security reading
+under test."""
 
 from __future__ import annotations
 
@@ -15,9 +18,9 @@ import httpx
 import pytest
 from loopback import loopback
 
-from toolkit import RuntimeConfigError, ToolContext, ToolContract, ToolResult
+from toolkit import RuntimeConfigError, Tool, ToolContext, ToolContract, ToolResult
 from toolkit._openapi._security import schemes_from_spec
-from toolkit._tool import Tool, build_tool
+from toolkit._tool import build_tool
 from toolkit.runtime.credentials import SecurityScheme
 from toolkit.runtime.http import HttpClient, HttpConfig, HttpRequest, HttpTool, bind_request, to_result
 from toolkit.runtime.trim import Trim, trim

@@ -1,4 +1,6 @@
-"""Calling function tools: validation first, then conversion, confirmation, the call, and a safe envelope."""
+"""Calling function tools: validation first, then conversion, confirmation, the call, and a safe envelope.
+
+Internals: ``_validation._invoke`` (``safe_message``, ``to_jsonable``), the envelope helpers tested as units."""
 
 from __future__ import annotations
 

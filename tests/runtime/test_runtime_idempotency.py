@@ -1,4 +1,6 @@
-"""The idempotency ledger in one process: keys, replays, TTL, overrides, transactions and pending claims."""
+"""The idempotency ledger in one process: keys, replays, TTL, overrides, transactions and pending claims.
+
+Internals: ``_canonical.compact``, to compute the ledger's expected key independently."""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
 """``json_text_key``: the memos' key for "the same JSON text" agrees with ``json.dumps`` (the oracle) on which
 values are the same, including the values orjson writes otherwise; the validator's ``json_key`` is JSON Schema's
-equality instead, and each caller needs its own."""
+equality instead, and each caller needs its own.
+
+Internals: ``json_text_key`` and ``_validation._run.json_key``, the two keys under test, and ``build_tool`` for a
+hand-written schema."""
 
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ import jsonschema
 import pytest
 
 import toolkit as tk
+from toolkit import ToolContract
 from toolkit._canonical import json_text_key
-from toolkit._contract import ToolContract
 from toolkit._tool import build_tool
 from toolkit._validation._run import json_key
 

@@ -6,6 +6,8 @@ same node. Where the two differ on purpose, a test says so: a ``%`` not followed
 ``~`` not followed by ``0`` or ``1`` are malformed here (``bad_ref``; to ``referencing`` the first is a
 literal ``%`` and the second points nowhere), and the whole fragment is percent-decoded before it is read as
 a pointer (RFC 6901, section 6), so a leading ``%2F`` is a slash.
+
+Internals: ``toolkit._schema`` (``Refs``, ``follow``, ``schema_types``...), the ``$ref`` reader under test.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from hypothesis import strategies as st
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from toolkit._exceptions import SchemaError
+from toolkit import SchemaError
 from toolkit._schema import REF_SLUGS, Refs, check_references, defs_name, follow, main_type, schema_types, tokens
 
 URI = "urn:test:document"

@@ -5,6 +5,8 @@ The stages: lowering (``tk.lower``, every dialect), validation (``tool.validate`
 A tool is built here from its contract alone (``Tool(contract, parameters=None)``) so that each stage meets
 the schema on its own, as it would in a notebook that calls it directly. Valid references are checked
 against ``jsonschema`` as the oracle for what validation accepts.
+
+Internals: ``_lints.lint`` and ``build_tool``, two of the stages whose reading of one reference is compared.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ meta-schema value is ``{"$dynamicRef": "#meta"}`` holds one schema, a ``schemaAr
 ``{"$dynamicRef": "#meta"}`` a map. The legacy spellings are read from the same documents: the 2020-12 top-level
 meta-schema still describes ``definitions`` and ``dependencies``, draft-07's ``additionalItems`` and array
 ``items``.
+
+Internals: ``toolkit._schema``'s tables and the stages' keyword sets (``_lowering._keywords``,
+``VALIDATION_KEYWORDS``), the vocabulary under test.
 """
 
 from __future__ import annotations

@@ -22,6 +22,9 @@ rewrite a keyword rather than drop it, the two could disagree. Each rewrite, and
 * ``allOf`` members merged into one object, when one member says ``additionalProperties: false``, offer
   fields the schema refuses; ``prefixItems`` are declared as one ``items`` union, so items in another order
   are offered and refused. Both are recorded as losses; the validator keeps the schema's meaning.
+
+Internals: ``build_tool``, ``enum_text``, ``declared_strings`` and ``_expected`` (``Loc``, ``format_path``), to
+compare what the declaration offers with what the validator says.
 """
 
 from __future__ import annotations
@@ -34,8 +37,7 @@ import pytest
 from function_catalogue import CASES
 
 import toolkit as tk
-from toolkit import Policy, Tool, ToolContract, ToolResult
-from toolkit._fixtures import fire, fixtures
+from toolkit import Policy, Tool, ToolContract, ToolResult, fire, fixtures
 from toolkit._lowering.gemini import enum_text
 from toolkit._tool import build_tool
 from toolkit._validation._expected import Loc, format_path

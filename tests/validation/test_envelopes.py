@@ -1,7 +1,7 @@
 """Golden tests pinning the JSON shape of every envelope the model reads back.
 
 Each case is stored in ``tests/golden/envelopes/<case>.json`` as canonical JSON. A shape change fails here
-first; regenerate deliberately with ``TOOLKIT_UPDATE_GOLDEN=1 pytest tests/test_envelopes.py`` and review the
+first; regenerate deliberately with ``TOOLKIT_UPDATE_GOLDEN=1 pytest tests/validation/test_envelopes.py`` and review the
 diff, because every change is a change in what the model sees.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from locations import TESTS
 
 from toolkit import BatchItem, BatchResult, FieldError, Notice, Replay, SagaReport, SagaStep, ToolResult
-from toolkit._canonical import pretty
+from toolkit import canonical_json as pretty
 
 GOLDEN = TESTS / "golden" / "envelopes"
 RANGE = FieldError("limit", "out_of_range", "out of range: 500", "integer between 1 and 100")

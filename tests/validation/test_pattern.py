@@ -3,6 +3,9 @@
 The oracle compiles each pattern with the u flag, and without flags (the Annex B grammar) when the u grammar
 refuses it, as ``toolkit._validation._pattern`` does; every place where the module answers otherwise on purpose
 is a key of ``DIFFERENCES``, and each test names the key it relies on.
+
+Internals: ``_validation._pattern`` (``compile_pattern``, ``Pattern``, the linear twin, its limits), the pattern
+engine under test.
 """
 
 from __future__ import annotations

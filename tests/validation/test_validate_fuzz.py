@@ -1,4 +1,7 @@
-"""Fuzzing the boundary: whatever JSON the model sends, ``validate`` returns a ToolResult and never raises."""
+"""Fuzzing the boundary: whatever JSON the model sends, ``validate`` returns a ToolResult and never raises.
+
+Internals: the compiled validator and the fast predicates (``compile_schema``, ``Run``, ``fast_predicate``...),
+fuzzed against each other."""
 
 from __future__ import annotations
 
@@ -9,8 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit import Policy, Tool, ToolContract, ToolResult
-from toolkit._exceptions import SchemaError
+from toolkit import Policy, SchemaError, Tool, ToolContract, ToolResult
 
 JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
 JSON_VALUES = st.recursive(

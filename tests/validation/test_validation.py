@@ -1,4 +1,7 @@
-"""The strict boundary: structural errors, domain rejections, policies and the words of every error."""
+"""The strict boundary: structural errors, domain rejections, policies and the words of every error.
+
+Internals: ``_validation.validate`` (compared with ``Tool.validate``) and ``domain_rules``, the declarative rules
+under test."""
 
 from __future__ import annotations
 
@@ -8,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from toolkit import FieldError, Policy, Tool, ToolContract, ToolResult
-from toolkit._exceptions import SchemaError
+from toolkit import FieldError, Policy, SchemaError, Tool, ToolContract, ToolResult
 from toolkit._validation import domain_rules, validate
 
 

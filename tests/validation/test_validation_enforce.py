@@ -1,4 +1,6 @@
-"""A schema the validator could not enforce refuses the tool when it is built, with a slug, never on a call."""
+"""A schema the validator could not enforce refuses the tool when it is built, with a slug, never on a call.
+
+Internals: ``build_tool``, for a tool from a hand-written JSON Schema, which no public constructor takes."""
 
 from __future__ import annotations
 
@@ -7,8 +9,7 @@ from typing import Any
 import pytest
 
 import toolkit as tk
-from toolkit import SchemaError
-from toolkit._contract import ToolContract
+from toolkit import SchemaError, ToolContract
 from toolkit._tool import build_tool
 
 

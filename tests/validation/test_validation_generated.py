@@ -7,6 +7,9 @@ whenever it answers, its ``ToolResult`` is the full validator's (status, cleaned
 errors, notices), over the differential oracle's generated schemas and instances, under the oracle's policy
 and under the default policy of a read tool (clamping, case folding and null-as-absent in play). Also here:
 the envelopes the validator builds without the dataclass constructor, and the date format's quick reading.
+
+Internals: the generated fast path and its parts (``compiled``, ``_admit``, ``_fastpath``, ``_results``,
+``_formats``), compared with the full validator.
 """
 
 from __future__ import annotations
@@ -22,8 +25,7 @@ from typing import Any
 import pytest
 from oracle_gen import NAMES, STRINGS, Case, _Schemas, _Values, cases
 
-from toolkit import FieldError, Notice, Policy, Tool, ToolContract, ToolResult
-from toolkit._exceptions import ToolkitError
+from toolkit import FieldError, Notice, Policy, Tool, ToolContract, ToolkitError, ToolResult
 from toolkit._tool import build_tool
 from toolkit._validation import compiled, validate
 from toolkit._validation._admit import admit, flat, plain_size

@@ -3,6 +3,8 @@
 A left-recursive schema (a reference cycle that never reads into the value) is the tool author's mistake and
 is refused with ``SchemaError(slug="left_recursive_ref")`` on the first validation; recursion through
 ``properties`` / ``items`` keeps working, bounded by the data and by the nesting cap.
+
+Internals: ``_validation._checks.MAX_DEPTH``, the depth limit the hostile schemas aim at.
 """
 
 from __future__ import annotations
@@ -12,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from toolkit import Policy, Tool, ToolContract, ToolResult
-from toolkit._exceptions import SchemaError
+from toolkit import Policy, SchemaError, Tool, ToolContract, ToolResult
 from toolkit._validation._checks import MAX_DEPTH
 
 

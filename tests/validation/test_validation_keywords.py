@@ -2,6 +2,8 @@
 
 Each case is checked against ``jsonschema`` (Draft 2020-12, the independent implementation) as well as
 against the envelope toolkit gives; where toolkit differs on purpose the test says so.
+
+Internals: ``_validation.MAX_ARGUMENT_SIZE``, the size limit a test aims at.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ own minimal example, and its xfail twin flips to a failure the day a fix lands, 
 validator is fixed. The oracle reads each schema closed as ``Policy.unlisted_properties="refuse"`` means it
 (``oracle_gen.close_objects``), toolkit's default.
 ``benchmarks/oracle_sweep.py`` runs the same sweep over 60,000 cases.
+
+Internals: ``build_tool``, for tools from the oracle's generated JSON Schemas, which no public constructor takes.
 """
 
 from __future__ import annotations
@@ -204,9 +206,7 @@ def test_generated_schemas_are_object_roots_that_reach_the_whole_tool_subset() -
 
 # -- found by the oracle, outside the (schema, instance) lists --------------------------------------
 def test_a_schema_refused_when_built_stays_refused_on_every_call() -> None:
-    from toolkit import Tool
-    from toolkit._contract import Policy, ToolContract
-    from toolkit._exceptions import SchemaError
+    from toolkit import Policy, SchemaError, Tool, ToolContract
     from toolkit._tool import build_tool
 
     schema = {"type": "object", "properties": {"a": {"pattern": "(?<n>x"}}}
@@ -222,9 +222,7 @@ def test_a_schema_refused_when_built_stays_refused_on_every_call() -> None:
 
 
 def test_a_reference_cell_that_failed_to_compile_never_accepts_later() -> None:
-    from toolkit import Tool
-    from toolkit._contract import ToolContract
-    from toolkit._exceptions import SchemaError
+    from toolkit import SchemaError, Tool, ToolContract
 
     schema = {
         "type": "object",

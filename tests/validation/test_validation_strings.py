@@ -2,6 +2,8 @@
 
 Formats are held to jsonschema-rs (which follows the RFCs 2020-12 names), patterns to JavaScript's answers
 (``regress``, an ECMA-262 engine, stands in for it here).
+
+Internals: ``FORMAT_CHECKS`` (the formats under test) and ``build_tool`` for a tool from a hand-written JSON Schema.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import pytest
 import regress
 
 from toolkit import Policy, SchemaError, Tool, ToolContract, from_openapi
-from toolkit._contract import ToolContract as Contract
+from toolkit import ToolContract as Contract
 from toolkit._tool import build_tool
 from toolkit._validation._formats import FORMAT_CHECKS
 

@@ -1,5 +1,8 @@
 """Each dialect's own rules: names, refusals, losses, OpenAI strict mode, Gemini's JSON Schema rules, MCP hints,
-and how a provider's call is read back and answered."""
+and how a provider's call is read back and answered.
+
+Internals: the dialect tables (``DIALECTS``, ``payload``, ``_carry``, ``gemini_json``) and ``build_tool``, to check
+each dialect's own rules."""
 
 from __future__ import annotations
 
@@ -13,9 +16,8 @@ from lowering_support import schemas
 from provider_rules import NAME_RULES, problems, strict_problems
 
 import toolkit as tk
-from toolkit import examples
-from toolkit._contract import Policy, ToolContract
-from toolkit._lowering import DIALECTS, lower, payload
+from toolkit import Policy, ToolContract, examples, lower
+from toolkit._lowering import DIALECTS, payload
 from toolkit._lowering._carry import IN_LIST, IN_MAP, ONE
 from toolkit._lowering.gemini_json import SUPPORTED
 from toolkit._tool import build_tool

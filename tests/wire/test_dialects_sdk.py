@@ -3,6 +3,8 @@ refused for that dialect with a slug: the function catalogue, the product's gold
 of every spec in the shared corpus (``benchmarks/corpus_dialects.py`` runs all of it).
 
 The oracles are in ``tests/provider_rules.py`` (SDK types, name rules, root rules, OpenAI strict mode).
+
+Internals: ``_lowering.DIALECTS`` and ``DIALECT_SLUGS``, to run every dialect and check its refusals' slugs.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from locations import CORPUS
 from provider_rules import problems
 
 import toolkit as tk
-from toolkit._golden import manifest_tools
+from toolkit import golden
 from toolkit._lowering import DIALECT_SLUGS, DIALECTS
 
 CORPUS_SAMPLE = 12
@@ -58,7 +60,7 @@ def test_every_catalogue_function_is_accepted_by_the_sdk_types(dialect: str) -> 
 @pytest.mark.parametrize("dialect", list(DIALECTS))
 def test_every_product_tool_is_accepted_by_the_sdk_types(dialect: str, repo_root: Path) -> None:
     for tools in (
-        manifest_tools(repo_root / "golden" / "golden.toml"),
+        golden.manifest_tools(repo_root / "golden" / "golden.toml"),
         list(tk.from_openapi(repo_root / "specs" / "orders.yaml", "orders", select="all")),
     ):
         assert _assert_fit(tools, dialect) == {"accepted": len(tools)}
