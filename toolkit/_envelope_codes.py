@@ -25,6 +25,7 @@ FieldCode = Literal[
     "duplicate_items",
     "forbidden",
     "gone",
+    "idempotency_key_reused",
     "invalid_json",
     "missing",
     "no_branch_matched",
@@ -63,6 +64,7 @@ FIELD_CODES: Mapping[str, str] = {
     "forbidden": "the API answered 403: the caller may not take this action",
     "gone": "the API answered 410: the resource no longer exists",
     "http_<status>": "the API answered another 4xx status, named in the code (`http_405`, `http_418`, ...)",
+    "idempotency_key_reused": "a caller's idempotency key already names a call with other arguments (hashes named)",
     "invalid_json": "the arguments are not JSON: not UTF-8, not JSON text, or data JSON cannot hold (a set, a cycle)",
     "missing": "a required field is absent (also a `dependentRequired` field, or an empty HTTP path parameter)",
     "no_branch_matched": "the value has a type some alternative accepts but matches none of the alternatives",
@@ -100,6 +102,7 @@ NoticeAction = Literal[
     "late_completion",
     "normalised_case",
     "null_as_absent",
+    "outcome_unknown",
     "trimmed",
     "unrecorded",
 ]
@@ -113,6 +116,7 @@ NOTICE_ACTIONS: Mapping[str, str] = {
     "late_completion": "the effect was applied after another caller took the claim over; the ledger reports it",
     "normalised_case": "an enum value in another letter case was read as the declared member (case policy)",
     "null_as_absent": "a null for an optional field without a default was read as absent",
+    "outcome_unknown": "a write may have been applied but its answer was lost; the message says what is safe next",
     "trimmed": "the result was cut to fit: fields dropped, a list shortened (`to` items), or a byte budget",
     "unrecorded": "the ledger could not record the outcome in time; it is kept aside for the next identical call",
 }

@@ -29,11 +29,26 @@ from toolkit._validation._invoke import call as call_tool
 
 if TYPE_CHECKING:
     from toolkit._envelope import FieldError, ToolResult
+    from toolkit._validation import Validator
 
 __all__ = ["DocumentBuild", "DomainCheck", "Rejection", "Tool", "Toolset", "build_tool"]
 
 DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 """A domain rule: receives structurally valid arguments (JSON values), yields field errors (→ ``rejected``)."""
+
+
+@dataclass(slots=True, eq=False)
+class Artefacts:
+    """What a :class:`Tool` works out from its frozen fields on first use, and keeps: its validator (made by
+    :func:`toolkit._validation.compiled`), its declaration's size, and its payload in each dialect asked for.
+
+    A tool's own, never an argument: every copy of a tool (``dataclasses.replace``, :meth:`Tool.with_policy`)
+    starts with an empty one, so nothing worked out for one policy or schema answers for another.
+    """
+
+    validator: Validator | None = None
+    declaration_bytes: int | None = None
+    payloads: dict[str, Payload] = field(default_factory=dict)
 
 
 @displayed_by(TOOL_RENDERER)
@@ -52,7 +67,7 @@ class Tool(Displayable):
     context_param: str | None = None
     budget_fit: BudgetFit | None = None
     """How the declaration met its size budget (``None`` for a tool built without one)."""
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    _artefacts: Artefacts = field(default_factory=Artefacts, init=False, repr=False)
 
     # -- the contract, read-only -------------------------------------------------------------------
     @property
@@ -81,9 +96,9 @@ class Tool(Displayable):
         """The declaration's size as compact UTF-8 JSON, what its budget counts."""
         if self.budget_fit is not None:
             return self.budget_fit.after
-        cached: int | None = self._cache.get("bytes")
+        cached = self._artefacts.declaration_bytes
         if cached is None:
-            cached = self._cache["bytes"] = declaration_bytes(self.declaration)
+            cached = self._artefacts.declaration_bytes = declaration_bytes(self.declaration)
         return cached
 
     @property
@@ -97,14 +112,13 @@ class Tool(Displayable):
 
         Dialects: ``gemini``, ``gemini_json``, ``openai``, ``openai_responses``, ``anthropic``, ``mcp``.
         """
-        key = f"payload:{dialect}"
-        cached: Payload | None = self._cache.get(key)
+        cached = self._artefacts.payloads.get(dialect)
         if cached is None:
             given = None
             if dialect == "gemini":  # the declaration's own lowering: the two can never differ
                 given = Lowered(json_copy(dict(self.parameters or {})), self.lowering_losses)
             cached = payload(self.contract, dialect, policy=self.policy, lowered=given)
-            self._cache[key] = cached
+            self._artefacts.payloads[dialect] = cached
         return replace(cached, body=json_copy(cached.body))
 
     @property
@@ -146,9 +160,13 @@ class Tool(Displayable):
         return self.contract.path
 
     # -- behaviour, delegated ----------------------------------------------------------------------
-    def validate(self, args: Any) -> ToolResult:
-        """Check ``args`` (a dict or JSON text) strictly against ``args_schema``. Never raises for bad args."""
-        return validate_args(self, args)
+    def validate(self, args: Any, *, fast: bool = True) -> ToolResult:
+        """Check ``args`` (a dict or JSON text) strictly against ``args_schema``. Never raises for bad args.
+
+        ``fast=False`` sets the validator's fast tier aside (the same answer, from the interpreted checks alone:
+        see :mod:`toolkit._validation`).
+        """
+        return validate_args(self, args, fast=fast)
 
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.
@@ -163,17 +181,15 @@ class Tool(Displayable):
         ``declaration_budget`` lowers the declaration again (``None``: the default budget)."""
         policy = replace(self.policy, **changes)
         if policy.declaration_budget == self.policy.declaration_budget:
-            return replace(self, policy=policy, _cache={})
+            return replace(self, policy=policy)
         lowered, fitted = _fitted(self.contract, lower(self.contract.args_schema), policy, DEFAULT_BUDGET, None)
         parameters = lowered.schema if has_arguments(self.contract) else None
-        tool = replace(
-            self, policy=policy, parameters=parameters, lowering_losses=lowered.losses, budget_fit=fitted, _cache={}
-        )
+        tool = replace(self, policy=policy, parameters=parameters, lowering_losses=lowered.losses, budget_fit=fitted)
         return replace(tool, lints=lint(tool))
 
     def with_domain(self, *checks: DomainCheck) -> Tool:
         """A copy of this tool with extra domain checks (their failures give ``status: "rejected"``)."""
-        return replace(self, domain_checks=self.domain_checks + checks, _cache={})
+        return replace(self, domain_checks=self.domain_checks + checks)
 
     # -- display -----------------------------------------------------------------------------------
     def __repr__(self) -> str:

@@ -7,6 +7,7 @@ Each command lives in ``toolkit/_commands/<name>.py`` with ``add_parser(subparse
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -65,7 +66,16 @@ def _consoles() -> tuple[Any, Any]:
     # rich loads when a command runs, so `toolkit --help` stays fast.
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True), Console(stderr=True, highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True)
+    console.on_broken_pipe = _reader_gone  # type: ignore[method-assign]  # rich's own exits with 1, which means "findings"
+    return console, Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _reader_gone() -> None:
+    """The reader of stdout stopped early (``toolkit lower ... | head``): write nowhere from now on."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so the flush at exit does not fail again
+    raise BrokenPipeError
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -91,7 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if added:
         sys.path.insert(0, here)
     try:
-        return int(COMMANDS[args.command].run(args, console))
+        code = int(COMMANDS[args.command].run(args, console))
+        sys.stdout.flush()  # a reader that stopped early shows here, inside the try
+        return code
     except ToolkitError as error:
         # rich loads when a command runs, so `toolkit --help` stays fast.
         from rich.markup import escape
@@ -101,6 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         errors.print("interrupted")
         return 130
+    except BrokenPipeError:  # the reader stopped early (`toolkit lower ... | head`): not a finding, not a bug
+        with contextlib.suppress(BrokenPipeError):
+            _reader_gone()
+        return 0
     except Exception:  # a bug, not a mistake of the user's: show where, and keep 1 for findings
         errors.print_exception()
         errors.print(f"[bold red]internal error[/] in toolkit {__version__}: please report it with the traceback above")

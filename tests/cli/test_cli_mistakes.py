@@ -143,8 +143,6 @@ def test_a_bad_option_exits_2_with_the_commands_usage(
 @pytest.mark.parametrize(
     ("argv", "slug", "says"),
     [
-        pytest.param(["lower", "toolkit.examples:search_issues", "--summary"], "usage", "--summary needs an OpenAPI",
-                     id="summary-of-a-function"),
         pytest.param(["generate", "toolkit.examples:search_issues", "--out", "build"], "usage",
                      "generate reads an OpenAPI spec", id="generate-a-function"),
         pytest.param(["diff", "a.yaml"], "usage", "give two sides", id="diff-one-spec"),

@@ -165,9 +165,7 @@ def test_every_orders_tool_sends_a_request_prism_accepts(
 def test_a_wrong_binding_is_caught_by_prism(orders: dict[str, HttpTool]) -> None:
     real = orders["orders_refund_create"]
     broken_contract = replace(real.tool.contract, binding={**real.tool.binding, "amount_minor": "query"})
-    broken = HttpTool(
-        replace(real.tool, contract=broken_contract, _cache={}), security=real.security, client=real.client
-    )
+    broken = HttpTool(replace(real.tool, contract=broken_contract), security=real.security, client=real.client)
     result = broken.call(dict(ORDERS_CALLS[2][1]), CONFIRMED)
     assert result.status == "invalid_arguments"  # Prism: the body lacks amount_minor -> 422
     assert result.message.startswith("HTTP 422")
@@ -309,7 +307,7 @@ def test_a_field_in_another_style_is_refused_by_prism(
 ) -> None:
     real = _forms(prism, packages)["forms_create_customer"]
     contract = replace(real.tool.contract, form={**(real.tool.contract.form or {}), field: encoding})
-    broken = HttpTool(replace(real.tool, contract=contract, _cache={}), client=real.client)
+    broken = HttpTool(replace(real.tool, contract=contract), client=real.client)
     result = broken.call(CUSTOMER, CONFIRMED)
     real.client.close()
     assert result.status == "invalid_arguments", result.to_dict()
@@ -321,7 +319,7 @@ def test_a_json_body_where_a_form_is_declared_is_refused_by_prism(
 ) -> None:
     real = _forms(prism, packages)["forms_update_customer"]
     contract = replace(real.tool.contract, form=None)
-    broken = HttpTool(replace(real.tool, contract=contract, _cache={}), client=real.client)
+    broken = HttpTool(replace(real.tool, contract=contract), client=real.client)
     result = broken.call({"customer": "cus_1", "name": "Ada"}, CONFIRMED)
     real.client.close()
     assert (result.status, result.errors[0].code) == ("rejected", "http_415"), result.to_dict()

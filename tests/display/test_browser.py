@@ -130,6 +130,25 @@ def create_ticket(title: str, due_on: date, priority: Literal["low", "high"] = "
 '''
 
 
+REFUSED_FRAGMENT = """paths:
+  /pets/{petId}:
+    get:
+      operationId: get_pet
+      description: Read one pet by its id.
+      x-agent-tool: true
+      parameters:
+        - {name: petId, in: path, required: true, schema: {type: string}}
+      responses: {"200": {description: ok}}
+  /pets:
+    post:
+      description: Add a pet.
+      x-agent-tool: true
+      requestBody:
+        content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}
+      responses: {"201": {description: made}}
+"""
+
+
 def _requirements() -> None:
     if not CHROMIUM.is_file():
         pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install chromium; .ci/setup does it)")
@@ -412,16 +431,14 @@ def test_the_playground_validates_edited_json(workbench: Any) -> None:
     view = _output(workbench, 0)
     playground = _open_tab(view, "Playground")
     with _screenshots(workbench, "browser_playground", view):
-        editor = playground.locator("textarea").first
         validate = playground.get_by_role("button", name="Validate")
-        editor.fill('{"query": "login timeout", "limit": "10"}')
+        _replace_code(workbench, playground, '{"query": "login timeout", "limit": "10"}')
         validate.click()
         workbench.wait_for_function("() => document.body.innerText.includes('string \"10\" is not an integer')")
         assert "invalid_arguments" in playground.locator(".tk-result").first.inner_text()
-        editor.fill('{"query": "login timeout", "limit": 7, "state": "closed"}')
+        _replace_code(workbench, playground, '{"query": "login timeout", "limit": 7, "state": "closed"}')
         validate.click()
-        workbench.wait_for_function("() => document.body.innerText.includes('\"limit\": 7')")
-        assert "invalid_arguments" not in playground.locator(".tk-result").first.inner_text()
+        _expect(playground.locator(".tk-result").first).not_to_contain_text("invalid_arguments")
         state = playground.locator(".widget-dropdown", has_text="state").locator("select")
         assert state.input_value().endswith("closed") or "closed" in state.inner_text()
 
@@ -476,15 +493,15 @@ def test_the_binding_tab_lists_the_credentials_removed_and_the_variable_that_fil
 def test_a_nested_sub_form_edits_the_json_and_validates(workbench: Any) -> None:
     form = _output(workbench, 2)
     with _screenshots(workbench, "browser_subform", form):
-        editor = form.locator("textarea").first
-        assert "SKU-42" in editor.input_value(), "the form starts from the documented example"
+        editor = form.locator(".cm-content").first
+        assert "SKU-42" in editor.inner_text(), "the form starts from the documented example"
         form.locator(".widget-dropdown", has_text="country").locator("select").select_option("fr")
         form.get_by_role("button", name="add object item").click()
         sku = form.locator(".widget-text", has_text="sku").nth(1).locator("input")
         sku.fill("SKU-7")
         sku.press("Enter")
-        _expect(editor).to_have_value(re.compile("SKU-7"))
-        args = json.loads(editor.input_value())
+        _expect(editor).to_contain_text("SKU-7")
+        args = json.loads(editor.inner_text())
         assert args["address"]["country"] == "fr"
         assert [line["sku"] for line in args["lines"]] == ["SKU-42", "SKU-7"]
         form.get_by_role("button", name="Validate").click()
@@ -494,33 +511,87 @@ def test_a_nested_sub_form_edits_the_json_and_validates(workbench: Any) -> None:
 
 
 # -- the paste box ---------------------------------------------------------------------------------------------
-def test_the_paste_box_follows_typing_classifies_a_breaking_edit_and_keeps(workbench: Any, lab: Lab) -> None:
+def _replace_code(page: Any, scope: Any, text: str) -> None:
+    """Select everything in the code editor within ``scope`` and put ``text`` in its place, as a paste does."""
+    scope.locator(".cm-content").first.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(text)
+
+
+def test_the_paste_box_is_a_code_editor_an_author_types_an_indented_function_into(workbench: Any) -> None:
     box = _output(workbench, 3)
-    text = box.locator("textarea").first
-    with _screenshots(workbench, "browser_paste_box", box):
+    with _screenshots(workbench, "browser_paste_typing", box):
         box.get_by_text("nothing pasted yet").wait_for()
-        text.fill(FUNCTION[:-30])
-        text.press("End")
-        text.press_sequentially(FUNCTION[-30:], delay=15)  # typed, so the box rebuilds after the last key
-        box.get_by_text("Declaration of create_ticket").wait_for()
-        assert '"priority"' in box.locator(".tk-code").first.inner_text()
-        box.get_by_text("diff against the previous version: no changes").wait_for()
-        text.fill(FUNCTION.replace("title: str,", "title: str, team: str,"))
-        box.get_by_text("required_parameter_added").wait_for()
-        assert "breaking" in box.locator(".tk-headline", has_text="diff against").inner_text()
-        assert '"team"' in box.locator(".tk-code").first.inner_text()
-    with _screenshots(workbench, "browser_paste_error", box):
-        text.fill(FUNCTION.replace("def create_ticket(title: str,", "def create_ticket(title: str"))
+        assert "separate, disposable process" in box.inner_text()
+        box.locator(".cm-content").first.click()
+        keys = workbench.keyboard
+        keys.insert_text("def add_numbers(a: int, b: int) -> int:")
+        keys.press("Enter")  # the editor indents the body by itself ...
+        keys.press("Shift+Tab")  # ... Shift-Tab takes the indent away and Tab puts it back
+        keys.press("Tab")
+        keys.insert_text('"""Add two whole numbers the user gave."""')
+        keys.press("Enter")
+        keys.insert_text("return a + b")
+        focused = workbench.evaluate("() => !!document.activeElement.closest('.cm-editor')")
+        assert focused, "Tab stays in the editor"
+        box.get_by_text("Declaration of add_numbers").wait_for()
+        lines = box.locator(".cm-content .cm-line").all_inner_texts()
+        assert lines[1:] == ['    """Add two whole numbers the user gave."""', "    return a + b"]
+        numbers = box.locator(".cm-lineNumbers .cm-gutterElement").all_inner_texts()
+        assert {"1", "2", "3"} <= set(numbers)
+        wrapped = box.locator(".cm-content").first.evaluate("e => getComputedStyle(e).whiteSpace")
+        assert wrapped == "pre", "lines do not wrap"
+    with _screenshots(workbench, "browser_paste_gutter", box):
+        keys.press("Control+Home")
+        keys.press("End")
+        keys.press("Backspace")  # the colon: line 1 no longer parses
+        marker = box.locator(".cm-lint-marker-error")
+        marker.wait_for()
         problem = box.locator(".tk-problem")
-        problem.wait_for()
-        assert re.search(r"line \d+: SyntaxError", problem.inner_text())
-        assert "Traceback" not in box.inner_text()
-    with _screenshots(workbench, "browser_paste_keep", box):
-        text.fill(FUNCTION)
+        assert re.search(r"line 1: SyntaxError", problem.inner_text())
+        marker.hover()
+        tooltip = workbench.locator(".cm-tooltip-lint")
+        tooltip.wait_for()
+        assert "SyntaxError" in tooltip.inner_text()
+        keys.press("Control+z")  # undo puts the colon back
+        box.get_by_text("Declaration of add_numbers").wait_for()
+        _expect(marker).to_have_count(0)
+
+
+def test_a_pasted_fragment_shows_each_refused_operation_with_its_reason(workbench: Any) -> None:
+    box = _output(workbench, 3)
+    with _screenshots(workbench, "browser_paste_refused", box):
+        workbench.evaluate("text => navigator.clipboard.writeText(text)", REFUSED_FRAGMENT)
+        box.locator(".cm-content").first.click()
+        workbench.keyboard.press("Control+A")
+        workbench.keyboard.press("Control+V")
+        box.get_by_text("Declaration of api_get_pet").wait_for()
+        refused = box.locator(".tk-section", has_text="Refused operations")
+        refused.wait_for()
+        text = refused.inner_text()
+        assert "POST /pets" in text
+        assert "missing_operation_id" in text
+
+
+def test_code_that_ends_its_process_leaves_the_kernel_typing_on(workbench: Any, lab: Lab) -> None:
+    box = _output(workbench, 3)
+    with _screenshots(workbench, "browser_paste_exit", box):
+        _replace_code(workbench, box, "import os\nos._exit(1)\n\n" + FUNCTION)
+        box.get_by_text("ended its preview process with code 1").wait_for()
+        assert "your kernel is unaffected" in box.inner_text()
+        workbench.keyboard.press("Control+End")
+        workbench.keyboard.press("Control+Home")
+        for _ in range(3):
+            workbench.keyboard.press("Shift+ArrowDown")
+        workbench.keyboard.press("Delete")  # the author deletes the exit and goes on in the same kernel
         box.get_by_text("Declaration of create_ticket").wait_for()
+        workbench.get_by_text("Python 3 (ipykernel) | Idle").wait_for()
+        assert "Kernel Restarting" not in workbench.locator("body").inner_text()
+    with _screenshots(workbench, "browser_paste_keep", box):
         box.get_by_text("and write the golden file").click()
         box.get_by_role("button", name="Keep").click()
         box.get_by_text("golden file written: create_ticket").wait_for()
+        assert "its source ran once in this kernel" in box.inner_text()
         assert json.loads((lab.root / "golden" / "create_ticket.json").read_text())["name"] == "create_ticket"
 
 

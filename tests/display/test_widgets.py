@@ -50,16 +50,14 @@ def _assert_stable_widget_bundle(view: Any) -> None:
 
 
 # -- declaration, lints, losses ---------------------------------------------------------------------------
-def test_declaration_view_shows_the_exact_json_and_a_copy_box() -> None:
+def test_declaration_view_shows_the_exact_json_and_one_copy_control() -> None:
     tool = samples.order_tool()
     view = DeclarationView(tool)
-    assert json.loads(view.plain.value) == tool.declaration
-    assert view.plain.layout.display == "none"
-    view.copy_button.click()
-    assert view.plain.layout.display is None
-    assert view.copy_button.description == "Hide plain JSON"
+    assert json.loads(view.text) == tool.declaration
     assert "tk-json-key" in view.code.value
+    assert view.code.value.count("<button") == 1
     assert "navigator.clipboard.writeText" in view.code.value
+    assert not any(isinstance(child, widgets.Button) for child in view.widget.children)
     size = len(json.dumps(view.tool.declaration, separators=(",", ":"), ensure_ascii=False).encode())
     assert _text(view) == f"Declaration of orders_get: 5 parameters, {size:,} bytes, ~{-(-size // 4):,} tokens"
     _assert_stable_widget_bundle(view)
@@ -210,10 +208,31 @@ def test_json_edits_rebuild_lists_and_tick_optional_fields() -> None:
 
 
 # -- golden -------------------------------------------------------------------------------------------------
-def test_golden_view_without_a_folder_disables_accept() -> None:
+def test_golden_view_without_a_folder_works_in_a_labelled_temporary_one_until_a_real_one_is_named(
+    tmp_path: Path,
+) -> None:
     view = GoldenView(samples.order_tool(), None)
-    assert view.accept_button.disabled
-    assert _text(view) == "Golden for orders_get: no golden folder"
+    assert _text(view) == "Golden for orders_get: missing (a temporary folder: no golden_dir given)"
+    assert "temporary folder" in view.body.value
+    view.accept_button.click()
+    assert view.state == "matches"
+    assert (view.directory / "orders_get.json").is_file()
+    view.folder.value = str(tmp_path / "golden")
+    view.use_button.click()
+    assert view.state == "missing"
+    assert "temporary folder" not in view.body.value
+    view.accept()
+    assert (tmp_path / "golden" / "orders_get.json").is_file()
+
+
+def test_the_fixture_table_shows_the_value_each_fixture_is_about_at_its_path() -> None:
+    report = tk.fire(samples.order_tool())
+    cells = {row["id"]: row["cells"][-1] for row in FixturesView(report).table.rows}
+    fields = {row.fixture.id: row.fixture.field for row in report.rows if row.fixture.field}
+    assert len(set(cells.values())) > len(report.rows) // 2, "not the same prefix on every row"
+    for fixture_id, field in fields.items():
+        assert cells[fixture_id].startswith((f"{field} = ", f"{field} absent")), (fixture_id, cells[fixture_id])
+    assert cells["limit.above_max"] == "limit = 101"
 
 
 def test_golden_view_accept_writes_the_missing_file(tmp_path: Path) -> None:

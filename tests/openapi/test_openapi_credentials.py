@@ -334,3 +334,16 @@ def test_a_credential_record_says_what_where_and_why() -> None:
         "scheme": None,
         "required": True,
     }
+
+
+def test_a_parameter_for_a_scheme_s_own_header_is_one_row_with_the_scheme() -> None:
+    schemes = {"apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"}}
+    spec = _spec([_param("X-API-Key", "header", required=True)], schemes=schemes, security=[{"apiKey": []}])
+    assert filled_rows(_tool(spec)) == [
+        (
+            "X-API-Key",
+            "header",
+            "api key scheme 'apiKey'; the spec's parameter of that name is taken out of the arguments",
+            "$ACME_API_KEY",
+        )
+    ]

@@ -2,6 +2,9 @@
 
 nbval skips the comparison of a code cell without an ``execution_count``, so a notebook committed with
 cleared outputs would pass vacuously. These checks make that a failure instead.
+
+Internals: ``toolkit.widgets._code.BUNDLE``, the editor's bundled script, which no notebook may save in its widget
+state.
 """
 
 from __future__ import annotations
@@ -74,3 +77,14 @@ def test_sanitize_file_pairs_each_regex_with_a_replacement() -> None:
         pattern = parser[name]["regex"]
         re.compile(pattern)
         assert "replace" in parser[name], f"[{name}] has a regex but no replace line"
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.name for p in PATHS])
+def test_no_saved_widget_state_carries_the_code_editor_s_bundle(path: Path) -> None:
+    from toolkit.widgets._code import BUNDLE
+
+    marker = BUNDLE.read_text(encoding="utf-8")[-200:]
+    assert marker not in path.read_text(encoding="utf-8"), (
+        f"{path.name} saves the code editor's bundle in its widget state; run "
+        f"`python notebooks/strip_editor_bundle.py notebooks/{path.name}`"
+    )

@@ -14,14 +14,21 @@ def internals(source: str) -> list[str]:
     """The internal names a module's source imports, anywhere in it (inside functions too)."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.startswith("toolkit._"):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "toolkit":
+            if _private(node.module):
                 found += [f"{node.module}.{alias.name}" for alias in node.names]
-            elif node.module.split(".")[0] == "toolkit":
+            else:
                 found += [f"{node.module}.{alias.name}" for alias in node.names if alias.name.startswith("_")]
         elif isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names if alias.name.startswith("toolkit._")]
+            found += [
+                alias.name for alias in node.names if alias.name.split(".")[0] == "toolkit" and _private(alias.name)
+            ]
     return found
+
+
+def _private(module: str) -> bool:
+    """``toolkit._x``, ``toolkit.widgets._y``: a module path with a part that starts with an underscore."""
+    return any(part.startswith("_") for part in module.split("."))
 
 
 def says_why(source: str) -> bool:
@@ -44,10 +51,16 @@ def test_the_check_sees_every_form_of_import() -> None:
         "import toolkit._tool\n"
         "from toolkit import Tool, _golden\n"
         "from toolkit.runtime import Ledger\n"
+        "from toolkit.widgets._code import BUNDLE\n"
         "def f():\n"
         "    from toolkit._lints import lint\n"
     )
-    assert internals(source) == ["toolkit._tool", "toolkit._golden", "toolkit._lints.lint"]
+    assert internals(source) == [
+        "toolkit._tool",
+        "toolkit._golden",
+        "toolkit.widgets._code.BUNDLE",
+        "toolkit._lints.lint",
+    ]
     assert not says_why(source)
     assert says_why('"""A test.\n\nInternals: ``lint``, the unit under test."""\nfrom toolkit._lints import lint\n')
     assert internals("import toolkit\nfrom toolkit import Tool\nfrom toolkit.runtime import Ledger\n") == []

@@ -223,7 +223,7 @@ def test_a_fragment_whose_operations_are_all_refused_names_the_first_refusal() -
 
 @pytest.mark.parametrize(
     ("text", "line"),
-    [("paths:\n  /a:\n    get: [\n", 4), ('{"paths": {"/a": ]}', 1), ("paths: 3\n", None)],
+    [("paths:\n  /a:\n    get: [\n", 3), ('{"paths": {"/a": ]}', 1), ("paths: 3\n", None)],
     ids=["yaml", "json", "paths-not-a-map"],
 )
 def test_a_fragment_that_cannot_be_read_is_located(text: str, line: int | None) -> None:
@@ -346,3 +346,15 @@ def test_a_draft_is_frozen_data() -> None:
     assert isinstance(draft, Draft)
     with pytest.raises(AttributeError):
         draft.kind = "openapi"  # type: ignore[misc]
+
+
+def test_a_bracket_left_open_on_the_last_line_is_reported_at_that_line_and_quoted() -> None:
+    from toolkit._display._paste import problem_html
+
+    text = FRAGMENT.rstrip("\n") + "\n        extra: {a: 1"
+    last = len(text.splitlines())
+    draft = paste(text, "openapi")
+    assert draft.problem is not None
+    assert draft.problem.line == last
+    assert draft.problem.message.startswith(f"line {last}: ")
+    assert f"{last:>4} | " in problem_html(draft.problem, text)

@@ -32,7 +32,7 @@ def test_typing_a_function_shows_its_declaration_and_the_diff_follows_each_edit(
     box = Workbench().editor()
     box.set_text(FUNCTION)
     assert "create_ticket" in box.declaration.value
-    assert "diff against the previous version: no changes" in box.diff.value
+    assert "diff against the first version that built: no changes" in box.diff.value
     assert "19 fired, 19 passed" in box.summary_table.value
     box.set_text(FUNCTION.replace("title: str,", "title: str, team: str,"))
     assert "breaking" in box.diff.value
@@ -41,6 +41,16 @@ def test_typing_a_function_shows_its_declaration_and_the_diff_follows_each_edit(
     assert _text(box).splitlines()[-1] == "  breaking required_parameter_added at team"
     assert box.builds == 3
     assert box.latency > 0
+
+
+def test_the_box_shows_the_diff_since_the_last_edit_beside_the_diff_since_the_first_version() -> None:
+    box = Workbench().editor()
+    box.set_text(FUNCTION)
+    box.set_text(FUNCTION.replace("title: str,", "title: str, team: str,"))
+    box.set_text(FUNCTION.replace("title: str,", "title: str, team: str, site: str,"))
+    assert sorted(c.path for c in box.draft.diff.changes) == ["site", "team"]
+    assert [c.path for c in box.edit_diff.changes] == ["site"], "only the latest edit"
+    assert "diff against the last edit: breaking (1 change" in box.edit_diff_pane.value
 
 
 def test_a_mistake_shows_inline_with_its_line_and_keeps_nothing() -> None:

@@ -32,6 +32,7 @@ from toolkit.runtime import (
     ledger_connection,
     reconcile_pending,
 )
+from toolkit.runtime.idempotency import args_hash
 
 SESSION = ToolContext(session_id="s-1")
 
@@ -166,10 +167,24 @@ def test_caller_supplied_key_replaces_the_argument_hash(ledger: Ledger) -> None:
     wrapped = idempotent(tool, ledger=ledger)
     keyed = ToolContext(session_id="s-1", extras={"idempotency_key": "order-7"})
     wrapped.call({"amount": 5}, keyed)
-    replayed = wrapped.call({"amount": 6}, keyed)
-    assert replayed.replay is not None
+    assert wrapped.call({"amount": 5}, keyed).replay is not None
     assert len(tool.effects) == 1
     assert wrapped.call({"amount": 5}, SESSION).replay is None
+
+
+def test_a_caller_key_reused_with_other_arguments_is_refused_naming_both_hashes(ledger: Ledger) -> None:
+    tool = Counter()
+    wrapped = idempotent(tool, ledger=ledger)
+    keyed = ToolContext(session_id="s-1", extras={"idempotency_key": "order-7"})
+    first = wrapped.call({"amount": 5}, keyed)
+    reused = wrapped.call({"amount": 99_999}, keyed)
+    assert first.ok
+    assert (reused.status, reused.errors[0].code, reused.replay) == ("rejected", "idempotency_key_reused", None)
+    [record] = ledger.records()
+    assert record.args_hash is not None
+    assert record.args_hash in reused.errors[0].problem
+    assert args_hash({"amount": 99_999}) in reused.errors[0].problem
+    assert len(tool.effects) == 1
 
 
 def test_decorator_form_wraps_the_tool(ledger: Ledger) -> None:
@@ -301,7 +316,7 @@ def test_exception_orphans_the_claim_and_the_next_call_is_told_the_outcome_is_un
     with pytest.raises(ConnectionError):
         wrapped.call({"amount": 5}, SESSION)
     [record] = ledger.records()
-    assert (record.state, record.orphaned) == ("pending", True)
+    assert (record.state, record.orphaned) == ("unknown", True)
     unknown = wrapped.call({"amount": 5}, SESSION)
     assert (unknown.status, unknown.retryable) == ("error", False)
     assert "outcome is unknown" in unknown.message

@@ -1,7 +1,7 @@
 """The strict boundary: structural errors, domain rejections, policies and the words of every error.
 
-Internals: ``_validation.validate`` (compared with ``Tool.validate``) and ``domain_rules``, the declarative rules
-under test."""
+Internals: ``_validation.validate`` (compared with ``Tool.validate``), ``compiled`` (built once per tool) and
+``domain_rules``, the declarative rules under test."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from toolkit import FieldError, Policy, SchemaError, Tool, ToolContract, ToolResult
-from toolkit._validation import domain_rules, validate
+from toolkit._validation import compiled, domain_rules, validate
 
 
 def make_tool(schema: Mapping[str, Any], effect: str = "write", **policy: Any) -> Tool:
@@ -360,10 +360,10 @@ def test_enum_membership_does_not_confuse_true_and_one() -> None:
 def test_the_schema_is_compiled_once_per_tool() -> None:
     tool = make_tool(SEARCH)
     tool.validate({"query": "a"})
-    compiled = tool._cache["validator"]
+    validator = compiled(tool)
     tool.validate({"query": "b"})
-    assert tool._cache["validator"] is compiled
-    assert tool.with_policy(enum_case="insensitive")._cache == {}
+    assert compiled(tool) is validator
+    assert compiled(tool.with_policy(enum_case="insensitive")) is not validator
 
 
 # -- domain checks -------------------------------------------------------------------------------------

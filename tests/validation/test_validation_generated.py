@@ -1,6 +1,6 @@
 """The generated fast path answers exactly as the full validator does, on every call it takes.
 
-The fast path (``toolkit/_validation/_generate.py``) is a per-tool function written as Python source; it takes
+The fast path (``toolkit/_validation/_fastpath/``) is a per-tool function written as Python source; it takes
 the plain valid calls and the invalid ones (its generated ``invalid``), and declines the rest, which the full
 validator answers. So the property to hold is:
 whenever it answers, its ``ToolResult`` is the full validator's (status, cleaned data with its key order,
@@ -27,9 +27,12 @@ from oracle_gen import NAMES, STRINGS, Case, _Schemas, _Values, cases
 
 from toolkit import FieldError, Notice, Policy, Tool, ToolContract, ToolkitError, ToolResult
 from toolkit._tool import build_tool
-from toolkit._validation import compiled, validate
+from toolkit._validation import compiled
 from toolkit._validation._admit import admit, flat, plain_size
-from toolkit._validation._fastpath import MEMO_SIZE, memory, recent_days, remembered_source
+from toolkit._validation._compile import SCALAR_KEYWORDS, VALIDATION_KEYWORDS
+from toolkit._validation._fastpath import FastPath
+from toolkit._validation._fastpath._predicates import ARRAY_NODE_KEYWORDS, MEMO_SIZE, memory, remembered_source
+from toolkit._validation._fastpath._root import ROOT_KEYWORDS
 from toolkit._validation._formats import FORMAT_CHECKS
 from toolkit._validation._results import ERROR_FIELDS, RESULT_FIELDS, field_error, invalid_result, ok_result
 from toolkit._validation._run import Run
@@ -54,12 +57,20 @@ def _tool(schema: dict[str, Any], policy: Policy) -> Tool | None:
 
 
 def _full(tool: Tool, args: Any) -> ToolResult:
-    """The full validator's answer: the same tool with its fast path set aside."""
-    fast = tool._cache.pop("fast_path")
-    try:
-        return validate(tool, args)
-    finally:
-        tool._cache["fast_path"] = fast
+    """The full validator's answer: the interpreter alone, the fast tier set aside."""
+    return tool.validate(args, fast=False)
+
+
+def _generated(tool: Tool) -> FastPath | None:
+    """The tool's generated function: to see whether the fast tier answered a call or declined it."""
+    return compiled(tool).fast
+
+
+def _quick(tool: Tool, args: dict[str, Any]) -> ToolResult | None:
+    """The generated function's answer (``None``: it declined, the interpreter answers)."""
+    fast = _generated(tool)
+    assert fast is not None
+    return fast(args)
 
 
 def _shape(result: ToolResult) -> str:
@@ -121,10 +132,10 @@ def test_fast_path_agrees_with_the_full_validator_on_the_oracle_cases(policy: st
         if key not in tools:
             tools[key] = _tool(case.schema, POLICIES[policy])
         tool = tools[key]
-        if tool is None or tool._cache.get("fast_path") is None or type(case.instance) is not dict:
+        if tool is None or _generated(tool) is None or type(case.instance) is not dict:
             continue
         with_fast_path += 1
-        quick = tool._cache["fast_path"](case.instance)
+        quick = _quick(tool, case.instance)
         if quick is None:
             continue
         taken += 1
@@ -185,7 +196,7 @@ def _search_tool() -> Tool:
 def test_the_typical_call_takes_the_fast_path_with_the_full_answer(args: dict[str, Any]) -> None:
     tool = _search_tool()
     compiled(tool)
-    quick = tool._cache["fast_path"](args)
+    quick = _quick(tool, args)
     assert quick is not None
     assert quick.ok
     assert _shape(quick) == _shape(_full(tool, args))
@@ -197,7 +208,7 @@ def test_the_typical_call_takes_the_fast_path_with_the_full_answer(args: dict[st
 def test_the_fast_path_declines_what_the_full_validator_must_answer(args: dict[str, Any]) -> None:
     tool = _search_tool()
     compiled(tool)
-    assert tool._cache["fast_path"](args) is None
+    assert _quick(tool, args) is None
     assert _shape(tool.validate(args)) == _shape(_full(tool, args))
 
 
@@ -205,7 +216,7 @@ def test_the_fast_path_declines_what_the_full_validator_must_answer(args: dict[s
 def test_the_fast_path_answers_an_invalid_call_with_the_full_envelope(args: dict[str, Any]) -> None:
     tool = _search_tool()
     compiled(tool)
-    quick = tool._cache["fast_path"](args)
+    quick = _quick(tool, args)
     assert quick is not None
     assert quick.status == "invalid_arguments"
     assert quick == _full(tool, args)
@@ -218,7 +229,7 @@ def test_schema_text_never_enters_the_generated_source() -> None:
               "required": [name], "additionalProperties": False}  # fmt: skip
     tool = _tool(schema, Policy())
     assert tool is not None
-    fast = tool._cache["fast_path"]
+    fast = _generated(tool)
     assert fast is not None
     assert "import os" not in fast.__doc__.replace(repr(name), "")
     assert fast({name: "x'\""}) == ok_result({name: "x'\""}, ())
@@ -245,8 +256,8 @@ def test_schema_text_never_enters_the_generated_source() -> None:
 def test_fast_path_keywords_at_their_edges(node: dict[str, Any], value: Any, taken: bool, ok: bool) -> None:
     tool = _tool({"type": "object", "properties": {"v": node}}, Policy(clamp=False))
     assert tool is not None
-    assert tool._cache["fast_path"] is not None
-    quick = tool._cache["fast_path"]({"v": value})
+    assert _generated(tool) is not None
+    quick = _quick(tool, {"v": value})
     full = _full(tool, {"v": value})
     assert (quick is not None) == taken
     assert full.ok == ok
@@ -259,7 +270,7 @@ def test_schemas_beyond_the_fast_subset_get_no_fast_path() -> None:
     for schema in (nested, step):
         tool = _tool(schema, Policy())
         assert tool is not None
-        assert tool._cache["fast_path"] is None
+        assert _generated(tool) is None
 
 
 # -- envelopes built without the dataclass constructor ---------------------------------------------
@@ -398,8 +409,6 @@ def test_a_remembered_format_answers_as_the_format_and_keeps_a_bounded_memory() 
     for _ in range(2):
         assert [answer(value) for value in DATES] == [date(value) for value in DATES]
     assert {value for value in DATES if date(value)} <= seen
-    assert len(recent_days()) > 365 * 3
-    assert all(date(value) for value in recent_days())  # what the memory starts with passes the test
     digits: set[str] = set()
     counted = eval(f"lambda v: {source}", {"test": str.isdigit, "seen": digits})
     for i in range(MEMO_SIZE + 10):
@@ -409,3 +418,34 @@ def test_a_remembered_format_answers_as_the_format_and_keeps_a_bounded_memory() 
     assert "7" * 100 not in digits  # too long to keep
     assert not counted("xxx")
     assert "xxx" not in digits
+
+
+def test_domain_checks_never_see_an_invalid_call_the_fast_tier_answered() -> None:
+    seen: list[Any] = []
+    tool = _search_tool().with_domain(lambda args: seen.append(args) or ())
+    assert tool.validate({"query": "x"}).ok
+    for fast in (True, False):
+        assert tool.validate({"query": 1}, fast=fast).status == "invalid_arguments"
+    assert seen == [{"query": "x", "limit": 20, "state": "open", "labels": None, "updated_since": None}]
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+def test_every_answer_with_the_fast_tier_is_the_interpreters_alone(policy: str) -> None:
+    """The generated root function and the shortcuts object checks take at any depth, against the interpreter
+    without either, on every oracle case (nested objects included)."""
+    tools: dict[str, Tool | None] = {}
+    compared = 0
+    for case in cases(SEED, SAMPLE):
+        key = json.dumps(case.schema, sort_keys=True)
+        if key not in tools:
+            tools[key] = _tool(case.schema, POLICIES[policy])
+        tool = tools[key]
+        if tool is None:
+            continue
+        assert _shape(tool.validate(case.instance)) == _shape(_full(tool, case.instance)), f"{key} {case.instance!r}"
+        compared += 1
+    assert compared > SAMPLE // 2
+
+
+def test_the_fast_tier_reads_only_keywords_of_the_validators_one_table() -> None:
+    assert SCALAR_KEYWORDS | ARRAY_NODE_KEYWORDS | ROOT_KEYWORDS <= VALIDATION_KEYWORDS

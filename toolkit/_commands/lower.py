@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from toolkit._canonical import pretty
 from toolkit._commands import add_target_arguments, plain_text, progress, write_json
 from toolkit._diff._text import plural
-from toolkit._exceptions import UsageError
 from toolkit._lowering import DIALECTS
 from toolkit._openapi import summarise
 from toolkit._openapi._refusal import SLUGS
 from toolkit._targets import is_spec, load_spec, load_tools, pick
+from toolkit._tool import Toolset
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -39,7 +39,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_target_arguments(parser)
     parser.add_argument("--all", action="store_true", help="specs: every operation, not only the opted-in ones")
-    parser.add_argument("--summary", action="store_true", help="specs: one summary instead of every declaration")
+    parser.add_argument("--summary", action="store_true", help="one summary instead of every declaration")
     parser.add_argument(
         "--dialect", choices=list(DIALECTS), default="gemini", help="whose payload to show (default: gemini)"
     )
@@ -86,7 +86,7 @@ def _render(console: Console, tool: Tool, dialect: str = "gemini") -> None:
         console.print("binding: " + ", ".join(f"{k} → {v}" for k, v in tool.binding.items()), markup=False)
     losses = (*tool.contract.source_losses, *payload.losses)
     if losses:
-        heading = f"{plural(len(losses), 'loss', 'losses')}: dropped from the declaration, still enforced"
+        heading = f"{plural(len(losses), 'loss', 'losses')}: dropped or changed in the declaration, still enforced"
         console.print(heading, style="italic", markup=False)
         for loss in losses:
             console.print(f"  {loss.path or '/'}  {loss.keyword}={loss.value!r}: {loss.reason}", markup=False)
@@ -154,7 +154,11 @@ def _sizes_table(console: Console, sizes: dict[str, Any]) -> None:
 def _summary(console: Console, args: argparse.Namespace) -> int:
     with progress(console, f"lowering {args.target}", None):
         select = "all" if args.all else "extension"
-        toolset = load_spec(args.target, args.namespace, select=select, overrides=args.overrides)
+        if is_spec(args.target):
+            toolset = load_spec(args.target, args.namespace, select=select, overrides=args.overrides)
+        else:  # functions: the same summary over the tools the target names
+            tools = load_tools(args.target, namespace=args.namespace, select=select, overrides=args.overrides)
+            toolset = Toolset(args.namespace or "functions", tuple(tools))
         summary = summarise(toolset)
     if args.json:
         write_json(console, summary)
@@ -166,8 +170,6 @@ def _summary(console: Console, args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace, console: Console) -> int:
     if args.summary:
-        if not is_spec(args.target):
-            raise UsageError("--summary needs an OpenAPI spec target (spec.yaml or spec.json)")
         return _summary(console, args)
     select = "all" if args.all else "extension"
     with progress(console, f"lowering {args.target}", None):

@@ -7,7 +7,9 @@ toolkit serve tools.py                                     # every Tool and Tool
 
 Clients list the tools' mcp payloads and call them through toolkit: strict validation, the user's confirmation
 (asked through the client when it can show a form), the idempotency ledger for write tools (--ledger FILE,
-default .toolkit/ledger.sqlite3; --no-ledger), and the HTTP runtime for OpenAPI operations, whose base URL is
+default .toolkit/ledger.sqlite3; --no-ledger; --scope NAME keys every call in one stable name instead of the
+client's session, so a restarted server replays what it ran: two clients asking for the same write are then one
+call), and the HTTP runtime for OpenAPI operations, whose base URL is
 --base-url or the spec's servers and whose credentials come from environment variables (--credential
 SCHEME=VARIABLE, for each security scheme of the spec). On stdio nothing but the protocol goes to stdout; notes go
 to stderr. Serving beyond loopback needs --allow-remote.
@@ -62,6 +64,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--ledger", metavar="FILE", help="idempotency ledger (default: .toolkit/ledger.sqlite3)")
     parser.add_argument("--no-ledger", action="store_true", help="write tools run without the idempotency ledger")
+    parser.add_argument(
+        "--scope",
+        metavar="NAME",
+        help="dedupe writes in this stable scope (survives restarts) instead of each client session",
+    )
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -84,7 +91,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     with _target_path(args.target):
         source = _source(args)
         ledger = None if args.no_ledger else (args.ledger or Path.cwd() / DEFAULT_LEDGER_PATH)
-        tools = served(source, base_url=args.base_url, config=HttpConfig(credentials=credentials), ledger=ledger)
+        config = HttpConfig(credentials=credentials)
+        tools = served(source, base_url=args.base_url, config=config, ledger=ledger, scope=args.scope)
         try:
             _check_credentials(tools, credentials, notes)
             if args.http:
@@ -108,6 +116,9 @@ def _check_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--port {args.port} is not a port number (0 to 65535)")
     if args.ledger and args.no_ledger:
         raise UsageError("--ledger and --no-ledger contradict each other; give one")
+    if args.scope is not None and (args.no_ledger or not args.scope.strip()):
+        said = "--scope names the ledger's scope: drop --no-ledger" if args.no_ledger else "--scope needs a name"
+        raise UsageError(said)
 
 
 def _credentials(given: list[str]) -> dict[str, str]:

@@ -18,6 +18,7 @@ from toolkit._display._markup import (
     html_table,
     json_text,
     one_line_json,
+    plural,
     section,
     text_table,
     wrap,
@@ -56,10 +57,6 @@ __all__ = [
 
 _LINT_HEADERS = ("code", "severity", "path", "message", "fix")
 _LOSS_HEADERS = ("path", "keyword", "original value", "reason")
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}{'es' if word.endswith('s') else 's'}"
 
 
 # -- lints and losses ----------------------------------------------------------------------------------
@@ -154,13 +151,23 @@ def _source(env: str) -> str:
 def filled_rows(tool: Tool) -> list[tuple[str, str, str, str]]:
     """What the runtime fills and the model never sees: the security schemes, the credential parameters taken
     out of the arguments (what, where, why, and the environment variable read by default), the idempotency key.
+    One row per credential: a parameter the spec declares for a scheme's own header is said on the scheme's row.
     """
     contract = tool.contract
     used = {scheme.key for scheme in contract.security}
-    rows: list[tuple[str, str, str, str]] = [
-        (s.name, s.location, f"{s.kind.replace('_', ' ')} scheme {s.key!r}", _source(s.env)) for s in contract.security
-    ]
+    covered = {(s.name.lower(), s.location) for s in contract.security}
+    rows: list[tuple[str, str, str, str]] = []
+    for s in contract.security:
+        why = f"{s.kind.replace('_', ' ')} scheme {s.key!r}"
+        if any(
+            c.scheme == s.key and (c.name.lower(), c.location) == (s.name.lower(), s.location)
+            for c in contract.credentials
+        ):
+            why += "; the spec's parameter of that name is taken out of the arguments"
+        rows.append((s.name, s.location, why, _source(s.env)))
     for c in contract.credentials:
+        if c.scheme in used and (c.name.lower(), c.location) in covered:
+            continue  # one row per credential: the scheme's row says it
         source = f"scheme {c.scheme!r}" if c.scheme in used else _source(c.env)
         rows.append((c.name, c.location, c.detail + (" (required)" if c.required else ""), source))
     if contract.idempotency_key is not None:
@@ -220,7 +227,7 @@ def tool_text(tool: Tool) -> str:
 
 
 def tool_html(tool: Tool) -> str:
-    counts = f"{_plural(len(tool.losses), 'loss')} · {_plural(len(tool.lints), 'lint')}"
+    counts = f"{plural(len(tool.losses), 'loss')} · {plural(len(tool.lints), 'lint')}"
     policy = tool.unlisted_note
     parts = [
         f"<div class='tk-headline'><b>{esc(_headline(tool))}</b> · {esc(counts)}</div>",
@@ -267,7 +274,7 @@ def _toolset_headline(toolset: Toolset) -> str:
     size = f"{toolset.declaration_bytes:,} bytes of declarations, ~{toolset.declaration_tokens:,} tokens"
     if toolset.toolset_budget is not None:
         size += f" (budget {toolset.toolset_budget:,})"
-    tools = _plural(len(toolset.tools), "tool")
+    tools = plural(len(toolset.tools), "tool")
     return f"Toolset {toolset.namespace}{title}: {tools}, {len(toolset.rejected)} refused; {size}"
 
 
@@ -291,10 +298,16 @@ def toolset_html(toolset: Toolset) -> str:
         parts.append(section("Tools", html_table(_TOOL_HEADERS, [_tool_row(t) for t in toolset.tools])))
         if any(t.budget_fit is not None and t.budget_fit.reduced for t in toolset.tools):
             parts.append(f"<p class='tk-note'>{esc(_REDUCED_NOTE)}</p>")
-    if toolset.rejected:
-        rows = [_refusal_row(r) for r in toolset.rejected]
-        parts.append(section("Refused operations", html_table(_REFUSAL_HEADERS, rows, row_kinds=["fail"] * len(rows))))
+    parts.append(refusals_html(toolset.rejected))
     return wrap("toolset", "".join(parts))
+
+
+def refusals_html(rejected: Sequence[Rejection]) -> str:
+    """The operations that could not become tools, each with its slug and reason (empty when none)."""
+    if not rejected:
+        return ""
+    rows = [_refusal_row(r) for r in rejected]
+    return section("Refused operations", html_table(_REFUSAL_HEADERS, rows, row_kinds=["fail"] * len(rows)))
 
 
 def _rejection_text(rejection: Rejection) -> str:

@@ -23,6 +23,7 @@ __all__ = [
     "html_table",
     "json_text",
     "one_line_json",
+    "plural",
     "section",
     "text_table",
     "wrap",
@@ -100,6 +101,11 @@ def code_block(text: str, *, highlighted: bool = False) -> str:
     """A ``<pre>`` block; ``highlighted`` treats ``text`` as JSON and colours it."""
     body = highlight_json(text) if highlighted else esc(text)
     return f'<pre class="tk-code" style="margin:0.2em 0;padding:0.4em;background:#f6f8fa">{body}</pre>'
+
+
+def plural(count: int, word: str) -> str:
+    """``1 loss``, ``2 losses``, ``3 tools``: a count and its noun."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}{'es' if word.endswith('s') else 's'}"
 
 
 def badge(label: str, kind: str | None = None) -> str:

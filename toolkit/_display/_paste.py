@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from toolkit._display import Renderer
-from toolkit._display._core import declaration_html, lints_html, losses_html
-from toolkit._display._markup import badge, esc, html_table, section, text_table, wrap
+from toolkit._display._core import declaration_html, lints_html, losses_html, refusals_html
+from toolkit._display._markup import badge, esc, html_table, plural, section, text_table, wrap
 from toolkit._display._reports import changes_html
 
 if TYPE_CHECKING:
@@ -34,10 +34,6 @@ __all__ = [
 _TOOL_HEADERS = ("tool", "parameters", "losses", "lints", "fixtures")
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
-
-
 def fixture_summary(report: FixtureReport) -> str:
     """``34 fired, 34 passed`` or ``27 fired, 25 passed, 2 failed``."""
     failed = len(report.failures)
@@ -57,18 +53,18 @@ def draft_headline(draft: Draft) -> str:
     if draft.problem is not None:
         return f"Paste ({source}): not built — {draft.problem.slug}"
     refused = f", {len(draft.rejected)} refused" if draft.rejected else ""
-    return f"Paste ({source}): {_count(len(draft.tools), 'tool')}{refused}"
+    return f"Paste ({source}): {plural(len(draft.tools), 'tool')}{refused}"
 
 
-def diff_text(diff: DeclarationDiff | None) -> str:
-    """One line: the verdict against the previous version and the changes by kind."""
+def diff_text(diff: DeclarationDiff | None, since: str = "the previous version") -> str:
+    """One line: the verdict against the version named by ``since`` and the changes by kind."""
     if diff is None:
         return "diff: no previous version to compare with"
     if not diff.changes:
-        return "diff against the previous version: no changes"
+        return f"diff against {since}: no changes"
     tally = {kind: sum(1 for c in diff.changes if c.kind == kind) for kind in ("breaking", "behavioural", "additive")}
     counts = ", ".join(f"{n} {kind}" for kind, n in tally.items() if n)
-    return f"diff against the previous version: {diff.verdict} ({_count(len(diff.changes), 'change')}: {counts})"
+    return f"diff against {since}: {diff.verdict} ({plural(len(diff.changes), 'change')}: {counts})"
 
 
 def draft_text(draft: Draft) -> str:
@@ -77,7 +73,9 @@ def draft_text(draft: Draft) -> str:
     if draft.problem is not None:
         return "\n".join([*lines, f"problem: {draft.problem.message}"])
     lines += text_table(_TOOL_HEADERS, tools_rows(draft))
-    lines += [f"  refused {r.operation_id or r.method.upper() + ' ' + r.path}: {r.slug}" for r in draft.rejected]
+    lines += [
+        f"  refused {r.operation_id or r.method.upper() + ' ' + r.path}: {r.slug}: {r.message}" for r in draft.rejected
+    ]
     lines.append(diff_text(draft.diff))
     if draft.diff is not None:
         lines += [f"  {c.kind} {c.rule} at {c.path or '(tool)'}" for c in draft.diff.changes]
@@ -107,8 +105,8 @@ def tools_html(draft: Draft) -> str:
     return html_table(_TOOL_HEADERS, tools_rows(draft), row_kinds=kinds)
 
 
-def diff_html(diff: DeclarationDiff | None) -> str:
-    head = f"<div class='tk-headline'>{badge(diff.verdict) if diff else ''} {esc(diff_text(diff))}</div>"
+def diff_html(diff: DeclarationDiff | None, since: str = "the previous version") -> str:
+    head = f"<div class='tk-headline'>{badge(diff.verdict) if diff else ''} {esc(diff_text(diff, since))}</div>"
     return head + (changes_html(diff.changes) if diff is not None and diff.changes else "")
 
 
@@ -117,6 +115,7 @@ def _draft_html(draft: Draft) -> str:
     if draft.problem is not None:
         return wrap("draft", parts[0] + problem_html(draft.problem))
     parts.append(tools_html(draft))
+    parts.append(refusals_html(draft.rejected))
     for tool in draft.tools:
         parts.append(section(f"Declaration of {tool.name}", declaration_html(tool)))
         parts.append(section("Lints", lints_html(tool.lints)) + section("Losses", losses_html(tool.losses)))

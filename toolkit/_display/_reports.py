@@ -7,6 +7,7 @@ would load stages a display does not need).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ __all__ = [
     "cut_cell",
     "fixture_rows",
     "fixture_table_html",
+    "tried_cell",
 ]
 
 
@@ -49,6 +51,26 @@ class FixtureTableRow:
     passed: bool
     why: str
     envelope: ToolResult
+    field: str = ""
+    """The path of the value the fixture changed (``address.postcode``, ``lines[0].sku``); empty for a whole
+    call."""
+
+
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def tried_cell(row: FixtureTableRow) -> str:
+    """The value the fixture is about, at its path (``address.postcode = "00000"``), cut like every cell; the
+    whole arguments for a whole-call fixture."""
+    if not row.field:
+        return cut_cell(one_line_json(row.args))
+    value = row.args
+    for name, index in _STEP.findall(row.field):
+        try:
+            value = value[int(index)] if index else value[name]
+        except (KeyError, IndexError, TypeError):
+            return cut_cell(f"{row.field} absent")
+    return cut_cell(f"{row.field} = {one_line_json(value)}")
 
 
 def _row(row: FixtureRow) -> FixtureTableRow:
@@ -62,6 +84,7 @@ def _row(row: FixtureRow) -> FixtureTableRow:
         passed=row.passed,
         why=fixture.why,
         envelope=row.result,
+        field=fixture.field,
     )
 
 

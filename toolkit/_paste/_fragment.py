@@ -9,6 +9,7 @@ components they reference (followed transitively), the security schemes, and the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
@@ -37,7 +38,7 @@ def openapi_toolset(
         source = parsed if parsed is not None else text.encode("utf-8", "surrogatepass")
         toolset = from_openapi(source, namespace, select=select)
     except ToolkitError as error:
-        return problem_of(error)
+        return _within(problem_of(error), text)
     if not toolset.tools and not toolset.rejected:
         hint = (
             "add `x-agent-tool: true` under an operation to opt it in, or choose all operations"
@@ -46,6 +47,17 @@ def openapi_toolset(
         )
         return Problem("no_tools", f"the fragment has no operation that can become a tool: {hint}")
     return toolset
+
+
+def _within(problem: Problem, text: str) -> Problem:
+    """A problem the parser found past the last line (an unclosed bracket: the text ended first) is put on the
+    last line that holds text, where the author can see and fix it."""
+    lines = text.splitlines()
+    last = max((i + 1 for i, line in enumerate(lines) if line.strip()), default=0)
+    if problem.line is None or problem.line <= len(lines) or not last:
+        return problem
+    message = re.sub(rf"\bline {problem.line}(, column \d+)?", f"line {last}", problem.message)
+    return Problem(problem.slug, f"{message} (the text ends before it is closed)", last)
 
 
 def _references(node: Any) -> Iterable[str]:

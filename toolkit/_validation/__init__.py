@@ -27,8 +27,24 @@ Decisions:
 * JSON Schema 2020-12 says ``10.0`` *is* an integer, so it is accepted (and cleaned to ``10``);
   ``10.5`` is not. ``true`` is never a number and ``"10"`` never an integer.
 
-Schemas are compiled once per tool into closures (see :mod:`toolkit._validation._compile`) and kept in
-``tool._cache``; a schema that cannot be compiled raises the same :class:`SchemaError` on every call.
+Which engine answers which call. A tool's schema is compiled once, on its first call, into a
+:class:`Validator` kept on the tool (a schema that cannot be compiled raises the same :class:`SchemaError` on
+every call):
+
+* the **interpreter** (:mod:`toolkit._validation._compile` with :mod:`._checks`, :mod:`._objects`,
+  :mod:`._arrays` and :mod:`._combinators`) is the definition: it answers every call the fast tier does not,
+  and words every error and notice;
+* the **fast tier** (:mod:`toolkit._validation._fastpath`) is a compiled form of the interpreter's checks for
+  the nodes it knows (flat scalars, arrays of them, optional wrappers). For a dict whose root object is all
+  such properties, a generated function answers first: the ``ok`` envelope of a call every value of which the
+  interpreter would pass unchanged, or the interpreter's own invalid envelope, built from its compiled checks;
+  any other call it declines (``None``) and the interpreter answers from the start. Inside the interpreter,
+  each object check tries a property's plain test (a shortcut from the same writer) before its compiled
+  check, at any depth.
+
+``validate(tool, args, fast=False)`` (and ``Tool.validate(args, fast=False)``) sets the fast tier aside: the
+interpreter alone answers, with neither the generated function nor the shortcuts, which is what tests compare
+the fast tier against.
 """
 
 from __future__ import annotations
@@ -42,9 +58,9 @@ from toolkit._envelope import FieldError, ToolResult
 from toolkit._exceptions import SchemaError, ToolkitError
 from toolkit._validation._admit import MAX_ARGUMENT_SIZE, admit, too_large
 from toolkit._validation._checks import MAX_DEPTH, MAX_FIELD_ERRORS, Check, Run, short
-from toolkit._validation._compile import Options, compile_schema
+from toolkit._validation._compile import Options, compile_schema, raising
 from toolkit._validation._expected import type_name
-from toolkit._validation._generate import fast_path
+from toolkit._validation._fastpath import FastPath, fast_path, property_predicate
 from toolkit._validation._invoke import safe_message
 from toolkit._validation._objects import apply_defaults
 from toolkit._validation._results import invalid_of, ok_result
@@ -52,7 +68,15 @@ from toolkit._validation._results import invalid_of, ok_result
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool
 
-__all__ = ["MAX_ARGUMENT_SIZE", "MAX_DEPTH", "MAX_FIELD_ERRORS", "compiled", "domain_rules", "validate"]
+__all__ = [
+    "MAX_ARGUMENT_SIZE",
+    "MAX_DEPTH",
+    "MAX_FIELD_ERRORS",
+    "Validator",
+    "compiled",
+    "domain_rules",
+    "validate",
+]
 
 _ROOT_EXPECTED = "a JSON object of arguments"
 
@@ -68,21 +92,46 @@ def options_for(tool: Tool) -> Options:
     )
 
 
-def compiled(tool: Tool) -> Check:
-    """The tool's compiled validator, built on first use and cached on the tool (a failure is cached too)."""
-    check: Check | None = tool._cache.get("validator")
-    if check is None:
-        failed: ToolkitError | None = tool._cache.get("validator_error")
-        if failed is not None:
-            raise failed
+class Validator:
+    """A tool's validator under its policy, made once (by :func:`compiled`) and kept on the tool.
+
+    ``check`` is the interpreter with the fast tier's shortcuts; ``fast`` the generated function for the root
+    object (``None`` when the schema is outside the fast subset); :meth:`plain` the interpreter alone, made
+    when ``validate(..., fast=False)`` first asks. ``error`` is the :class:`SchemaError` of a schema that
+    cannot be compiled, raised again on every call.
+    """
+
+    __slots__ = ("_plain", "check", "error", "fast", "options", "schema")
+
+    def __init__(self, schema: Mapping[str, Any], options: Options) -> None:
+        self.schema, self.options = schema, options
+        self.fast: FastPath | None = None
+        self.error: ToolkitError | None = None
+        self._plain: Check | None = None
         try:
-            check = compile_schema(tool.contract.args_schema, options_for(tool))
+            self.check = compile_schema(schema, options, property_predicate)
         except ToolkitError as error:
-            tool._cache["validator_error"] = error
-            raise
-        tool._cache["fast_path"] = fast_path(tool.contract.args_schema, options_for(tool))
-        tool._cache["validator"] = check
-    return check
+            self.error = error
+            self.check = self._plain = raising(error)  # compiled() raises it first; nothing gets this far
+            return
+        self.fast = fast_path(schema, options)
+
+    def plain(self) -> Check:
+        """The interpreter alone: no generated code, no shortcuts (what the fast tier must agree with)."""
+        if self._plain is None:
+            self._plain = compile_schema(self.schema, self.options)
+        return self._plain
+
+
+def compiled(tool: Tool) -> Validator:
+    """The tool's validator, made on first use and kept on the tool; a schema that cannot be compiled raises
+    the same :class:`SchemaError` on every call."""
+    validator = tool._artefacts.validator
+    if validator is None:
+        validator = tool._artefacts.validator = Validator(tool.contract.args_schema, options_for(tool))
+    if validator.error is not None:
+        raise validator.error
+    return validator
 
 
 def _reject_constant(name: str) -> Any:
@@ -127,16 +176,19 @@ def _root_error(value: Any) -> FieldError:
                       _ROOT_EXPECTED)  # fmt: skip
 
 
-def validate(tool: Tool, args: Any) -> ToolResult:
-    """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args."""
-    if type(args) is dict:  # the common case: a dict straight from the model's function call
-        try:
-            fast = tool._cache["fast_path"]
-        except KeyError:  # not compiled yet
-            fast = None
-        if fast is not None and (result := fast(args)) is not None:
-            return _run_domain_on(tool.domain_checks, result) if tool.domain_checks else result
-    check = tool._cache.get("validator") or compiled(tool)
+def validate(tool: Tool, args: Any, *, fast: bool = True) -> ToolResult:
+    """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args.
+
+    ``fast=False`` sets the fast tier aside: the interpreter alone answers (the same envelope, slower).
+    """
+    validator = tool._artefacts.validator
+    if validator is None or validator.error is not None:
+        validator = compiled(tool)
+    if type(args) is dict and fast:  # the common case: a dict straight from the model's function call
+        quick = validator.fast
+        if quick is not None and (result := quick(args)) is not None:
+            return _run_domain_on(tool.domain_checks, result) if tool.domain_checks and result.ok else result
+    check = validator.check if fast else validator.plain()
     if type(args) is dict:
         value = args
     else:

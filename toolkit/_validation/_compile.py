@@ -2,11 +2,11 @@
 
 :func:`compile_schema` walks the schema a single time and returns a :data:`~toolkit._validation._checks.Check` for the
 root. Local ``$ref`` s (and ``$dynamicRef`` s, which within one document resolve the same way) are read by
-:mod:`toolkit._refs` (the reader every stage uses, with its slugs) and compile lazily into a shared cell, so
+:mod:`toolkit._schema` (the reader every stage uses, with its slugs) and compile lazily into a shared cell, so
 recursive ``$defs`` compile once and never loop; at run time a recursive schema is bounded by the data's own
 depth, and by :data:`MAX_DEPTH` (an error, never a ``RecursionError``).
 
-Before compiling, :func:`toolkit._refs.check_references` reads every reference the schema can reach and
+Before compiling, :func:`toolkit._schema.check_references` reads every reference the schema can reach and
 refuses a *left-recursive* schema -- a reference cycle through ``$ref`` / ``anyOf`` / ``oneOf`` / ``allOf`` /
 ``not`` / ``if``-``then``-``else`` that never steps into ``properties``, ``items`` and the like, e.g.
 ``$defs: {A: {anyOf: [{$ref: "#/$defs/A"}, {type: string}]}}`` -- with ``SchemaError(slug="left_recursive_ref")``,
@@ -53,6 +53,7 @@ from toolkit._validation._checks import (
     integral_float_check,
     length_check,
     multiple_check,
+    named_types,
     pattern_check,
     range_check,
     searcher,
@@ -70,36 +71,55 @@ from toolkit._validation._combinators import (
 )
 from toolkit._validation._enforce import json_value
 from toolkit._validation._expected import Loc
-from toolkit._validation._fastpath import fast_array_predicate, fast_predicate
 from toolkit._validation._objects import (
     OPEN,
     dependent_schemas_check,
     in_place_closure,
     object_check,
     refuses_unlisted,
+    shortcut_table,
     unevaluated_check,
 )
 from toolkit._validation._pattern import compile_pattern
 
-__all__ = ["MAX_DEPTH", "Options", "compile_schema", "property_checks", "refuses_unlisted"]
+__all__ = [
+    "ARRAY_KEYWORDS",
+    "MAX_DEPTH",
+    "OBJECT_KEYWORDS",
+    "SCALAR_KEYWORDS",
+    "VALIDATION_KEYWORDS",
+    "Options",
+    "Shortcut",
+    "compile_schema",
+    "property_checks",
+    "raising",
+    "refuses_unlisted",
+]
 
 MAX_REF_HOPS = 128
 _MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
 """Keywords through which a node can carry a non-string enum, declared as strings (see ``declared_check``)."""
-_OBJECT_KEYWORDS = frozenset(
+OBJECT_KEYWORDS = frozenset(
     {"properties", "additionalProperties", "required", "patternProperties", "minProperties", "maxProperties"}
 ) | {"dependentRequired", "propertyNames"}
-_ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})
-_IN_PLACE = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "dependentSchemas"})
+"""The keywords of an object node (any one of them makes the node's object check)."""
+ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})
+"""The keywords of an array node (any one of them makes the node's array check)."""
+IN_PLACE_KEYWORDS = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "dependentSchemas"})
+"""The keywords that apply schemas to the same value in place."""
+SCALAR_KEYWORDS = frozenset({"type", "nullable", "enum", "const", "format", "multipleOf", "minimum", "maximum"}) | {
+    "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern"
+}  # fmt: skip
+"""A node's own type, value and scalar keywords (:meth:`_Compiler.scalars` and the type check)."""
 VALIDATION_KEYWORDS = (
-    _OBJECT_KEYWORDS
-    | _ARRAY_KEYWORDS
-    | _IN_PLACE
-    | {"type", "nullable", "enum", "const", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum"}
-    | {"exclusiveMaximum", "minLength", "maxLength", "pattern", "not", "then", "else", "unevaluatedProperties"}
-    | {"unevaluatedItems", "minContains", "maxContains"}
+    OBJECT_KEYWORDS
+    | ARRAY_KEYWORDS
+    | IN_PLACE_KEYWORDS
+    | SCALAR_KEYWORDS
+    | {"not", "then", "else", "unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains"}
 )
-"""Every keyword the compiler reads (besides ``$ref``, ``description``, ``default`` and ``readOnly``)."""
+"""Every keyword the compiler reads (besides ``description``, ``default`` and ``readOnly``): the one table of them,
+which the fast tier's subsets are drawn from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +131,12 @@ class Options:
     """Objects that list properties refuse the keys they do not list, at every depth (see the module docstring)."""
 
 
+Shortcut = Callable[[Any, Refs], "Callable[[Any], bool] | None"]
+"""The maker of a property's shortcut (``(schema, resolve) -> predicate or None``): a predicate true only for
+a value its compiled check would pass unchanged, with nothing to say, so an object check may take the value as
+it is (the fast tier's, :func:`toolkit._validation._fastpath.property_predicate`)."""
+
+
 def _identity(value: Any, loc: Loc, run: Run) -> Any:
     return value
 
@@ -120,7 +146,9 @@ def _nothing(value: Any, loc: Loc, run: Run) -> Any:
     return value
 
 
-def _raising(error: ToolkitError) -> Check:
+def raising(error: ToolkitError) -> Check:
+    """A check that raises ``error`` (a schema part that could not be compiled)."""
+
     def check(value: Any, loc: Loc, run: Run) -> Any:
         raise error
 
@@ -173,10 +201,11 @@ def _plain_reference(node: Mapping[str, Any]) -> bool:
 class _Compiler:
     """Single-use walker: one small method per keyword family, refs memoised by pointer."""
 
-    def __init__(self, root: Mapping[str, Any], options: Options) -> None:
+    def __init__(self, root: Mapping[str, Any], options: Options, shortcut: Shortcut | None = None) -> None:
         self.root = root
         self.resolve = Refs(root)
         self.options = options
+        self.shortcut = shortcut
         self.cells: dict[tuple[str, str | None, bool, bool], list[Check]] = {}
 
     def compile(
@@ -199,19 +228,16 @@ class _Compiler:
                 checks.append(self.ref(schema[keyword], description, entry=False, declared=declared))
         checks.extend(self.scalars(schema, description))
         closing = entry and self.options.closed and "unevaluatedProperties" not in schema and self.closes(schema)
-        simple = closing and silent_on_unlisted(schema) and _IN_PLACE.isdisjoint(schema)
-        if not _OBJECT_KEYWORDS.isdisjoint(schema):
+        simple = closing and silent_on_unlisted(schema) and IN_PLACE_KEYWORDS.isdisjoint(schema)
+        if not OBJECT_KEYWORDS.isdisjoint(schema):
             checks.append(self.object(schema, declared, closed=simple))
-        if not _ARRAY_KEYWORDS.isdisjoint(schema):
+        if not ARRAY_KEYWORDS.isdisjoint(schema):
             checks.append(self.array(schema, description, declared))
         checks.extend(self.combinators(schema, description, declared))
         node = _chain(checks)
         node = self.unevaluated(schema, node, declared, closing=closing and not simple)
-        kinds = schema.get("type")
-        if isinstance(kinds, str | list):
-            named = [kinds] if isinstance(kinds, str) else list(kinds)
-            if schema.get("nullable") is True and "null" not in named:
-                named.append("null")  # OpenAPI 3.0's spelling, which the declaration carries as nullable
+        named = named_types(schema)
+        if named is not None:
             test, fail = type_check(named, schema, description)
             node = _typed(named, test, fail, node if node is not _identity else None)
         texts = declared_strings(schema, self.resolve) if declared and _MAY_DECLARE.intersection(schema) else None
@@ -292,9 +318,8 @@ class _Compiler:
             if not isinstance(schema, Mapping) or "$ref" not in schema or not _plain_reference(schema):
                 break
             schema = self.resolve(schema["$ref"])
-        kinds = schema.get("type") if isinstance(schema, Mapping) else None
-        named = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else ["null"]
-        return "null" not in named and schema.get("nullable") is not True
+        named = named_types(schema) if isinstance(schema, Mapping) else None
+        return named is not None and "null" not in named
 
     def conditional(self, schema: Mapping[str, Any], description: str | None, declared: bool) -> Check:
         test = self.compile(schema["if"], declared=False)
@@ -382,11 +407,9 @@ class _Compiler:
         names_check = self.compile(names, entry=True, declared=False) if names is not None else None
         defaults = {name: default_of(sub, self.resolve) for name, sub in properties.items()}
         defaults = {name: value for name, value in defaults.items() if value is not NO_DEFAULT and json_value(value)}
-        fast = {
-            name: found
-            for name, sub in properties.items()
-            if (found := fast_predicate(sub) or fast_array_predicate(sub)) is not None
-        }
+        fast, shortcut, resolve = None, self.shortcut, self.resolve
+        if shortcut is not None and not patterns and names_check is None:
+            fast = shortcut_table(properties, lambda sub: shortcut(sub, resolve))
         return object_check(schema, children, is_nullable, defaults, extra, patterns, self.options, fast,
                             self.unwrap, names_check)  # fmt: skip
 
@@ -406,7 +429,7 @@ class _Compiler:
             try:
                 real = self.compile(schema, entry=True, declared=declared)
             except ToolkitError as error:
-                real = _raising(error)
+                real = raising(error)
             table[key] = real
             return real(value, loc, run)
 
@@ -433,15 +456,16 @@ def _read_only(schema: Any) -> bool:
     return isinstance(schema, Mapping) and schema.get("readOnly") is True
 
 
-def compile_schema(schema: Mapping[str, Any], options: Options) -> Check:
-    """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root.
+def compile_schema(schema: Mapping[str, Any], options: Options, shortcut: Shortcut | None = None) -> Check:
+    """Compile ``schema`` (a full 2020-12 document, ``$defs`` inside) into one check for its root; with
+    ``shortcut``, each object check first tries its properties' shortcuts (see :data:`Shortcut`).
 
-    Every reference the schema can reach is read first (:func:`toolkit._refs.check_references`), so a bad one
+    Every reference the schema can reach is read first (:func:`toolkit._schema.check_references`), so a bad one
     raises on the first call whatever the arguments, with the slug every stage uses; a left-recursive schema
     is refused with ``SchemaError(slug="left_recursive_ref")``: its meaning is undefined, so no answer would
     be right.
     """
-    compiler = _Compiler(schema, options)
+    compiler = _Compiler(schema, options, shortcut)
     check_references(schema, compiler.resolve)
     return compiler.compile(schema, entry=True)
 

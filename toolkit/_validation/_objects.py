@@ -38,6 +38,7 @@ __all__ = [
     "in_place_closure",
     "object_check",
     "refuses_unlisted",
+    "shortcut_table",
     "unevaluated_check",
 ]
 
@@ -45,6 +46,7 @@ OPEN: Any = object()
 """``additionalProperties`` is absent: unlisted keys pass through, not evaluated (a closing wrapper may refuse them)."""
 
 PatternNode = tuple[str, Search, Check]
+Predicate = Callable[[Any], bool]
 
 
 def known_list(names: list[str]) -> str:
@@ -68,7 +70,7 @@ def object_check(
     extra: Check | None,
     patterns: list[PatternNode],
     options: Options,
-    fast: Mapping[str, Callable[[Any], bool]] | None = None,
+    fast: dict[str, Predicate] | None = None,
     unwrap: Callable[[Any], Any] | None = None,
     names: Check | None = None,
 ) -> Check:
@@ -83,7 +85,7 @@ def object_check(
     low, high = schema.get("minProperties", 0), schema.get("maxProperties")
     dependent = schema.get("dependentRequired") or {}
     null_as_absent = options.null_as_absent
-    quick = {} if patterns or names is not None else dict(fast or {})
+    quick = {} if patterns or names is not None else fast or {}  # the table's own: its stand-ins fill it
     counted = bool(low or high is not None or dependent)
     declared = list(children)
     known = once(lambda: known_list(declared))
@@ -163,6 +165,28 @@ def object_check(
         return out
 
     return check
+
+
+def shortcut_table(properties: Mapping[str, Any], make: Callable[[Any], Predicate | None]) -> dict[str, Predicate]:
+    """Each property's shortcut for :func:`object_check` (``make`` of its schema: see
+    :data:`~toolkit._validation._compile.Shortcut`), made when its key is first met; a property that has none
+    leaves the table then."""
+    table: dict[str, Predicate] = {}
+
+    def stand_in(name: str, sub: Any) -> Predicate:
+        def first_use(value: Any) -> bool:
+            found = make(sub)
+            if found is None:
+                table.pop(name, None)
+                return False
+            table[name] = found
+            return found(value)
+
+        return first_use
+
+    for name, sub in properties.items():
+        table[name] = stand_in(name, sub)
+    return table
 
 
 def _check_name(names: Check, key: str, loc: Loc, run: Run) -> None:

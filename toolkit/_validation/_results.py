@@ -1,13 +1,12 @@
 """The validator's envelopes, made at the cost of the call they answer.
 
-A frozen dataclass writes each field through ``object.__setattr__`` and then runs ``__post_init__``: for a
-:class:`~toolkit._envelope.ToolResult` that costs more than validating a typical call. The validator only
-ever makes a few fixed shapes (an ok result with cleaned data, an invalid one with field errors, a field
-error), from values it has already checked. So each is filled as a *blank*: a plain class with the same base
-and the same slots in the same order (the same memory layout), whose slots take ordinary assignments; then
-the object becomes the envelope class (``__class__`` assignment, which Python allows between layouts that
-match). What comes out is the same value the dataclass makes: equal, of the same type, with the same
-fields. ``tests/test_validation_generated.py`` holds them to it, and :data:`RESULT_FIELDS` /
+A frozen dataclass's constructor writes each field through ``object.__setattr__`` and then runs
+``__post_init__``: for a :class:`~toolkit._envelope.ToolResult` that costs more than validating a typical call.
+The validator only ever makes a few fixed shapes (an ok result with cleaned data, an invalid one with field
+errors, a field error), from values it has already checked. So each is made as the envelope class's own
+object (``object.__new__``) whose slots are filled through the slots' own descriptors, which is what the
+constructor does, without its checks. What comes out is the value the dataclass makes: equal, of the same
+type, with the same fields. ``tests/test_validation_generated.py`` holds them to it, and :data:`RESULT_FIELDS` /
 :data:`ERROR_FIELDS` to the dataclasses' own field lists.
 """
 
@@ -35,34 +34,31 @@ ERROR_FIELDS = ("field", "code", "problem", "expected")
 """The fields :func:`field_error` fills, in :class:`FieldError`'s order."""
 
 
-def _blank(cls: type, fields: tuple[str, ...]) -> Any:
-    """A mutable class with ``cls``'s layout: its base, and the same slots in the same order."""
-    return type(f"_Blank{cls.__name__}", cls.__bases__, {"__slots__": fields})
+def _setters(cls: type, fields: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
+    """The ``__set__`` of each field's slot descriptor (a slotted dataclass keeps one per field)."""
+    return tuple(vars(cls)[name].__set__ for name in fields)
 
 
-_Result: Any = _blank(ToolResult, RESULT_FIELDS)
-_Error: Any = _blank(FieldError, ERROR_FIELDS)
+_new = object.__new__
+_RESULT_SETTERS = _setters(ToolResult, RESULT_FIELDS)
+_status, _data, _errors, _notices, _replay, _retryable, _message = _RESULT_SETTERS
+_field, _code, _problem, _expected = _setters(FieldError, ERROR_FIELDS)
 
-
-OK_NAMESPACE: dict[str, Any] = {"_Blank": _Result, "_ToolResult": ToolResult}
+OK_NAMESPACE: dict[str, Any] = {
+    "_new": _new,
+    "_ToolResult": ToolResult,
+    **{f"_set_{name}": setter for name, setter in zip(RESULT_FIELDS, _RESULT_SETTERS, strict=True)},
+}
 """The names :func:`ok_lines` refers to (generated fast paths put them in their namespace)."""
 
 
 def ok_lines(data: str, notices: str) -> list[str]:
     """Source lines returning ``ToolResult("ok", data=<data>, notices=<notices>)``, given as expressions: what
     :func:`ok_result` runs, for generated code to run inline."""
-    return [
-        "result = _Blank()",
-        "result.status = 'ok'",
-        f"result.data = {data}",
-        "result.errors = ()",
-        f"result.notices = {notices}",
-        "result.replay = None",
-        "result.retryable = None",
-        "result.message = ''",
-        "result.__class__ = _ToolResult",
-        "return result",
-    ]
+    values = {"status": "'ok'", "data": data, "errors": "()", "notices": notices, "replay": "None"}
+    values |= {"retryable": "None", "message": "''"}
+    return ["result = _new(_ToolResult)", *(f"_set_{name}(result, {values[name]})" for name in RESULT_FIELDS),
+            "return result"]  # fmt: skip
 
 
 def _ok_function() -> Callable[[Any, tuple[Notice, ...]], ToolResult]:
@@ -79,16 +75,15 @@ ok_result = _ok_function()
 
 def invalid_result(errors: tuple[FieldError, ...], notices: tuple[Notice, ...] = ()) -> ToolResult:
     """``ToolResult("invalid_arguments", errors=errors, notices=notices)``."""
-    result = _Result()
-    result.status = "invalid_arguments"
-    result.data = None
-    result.errors = errors
-    result.notices = notices
-    result.replay = None
-    result.retryable = None
-    result.message = ""
-    result.__class__ = ToolResult
-    return result  # type: ignore[no-any-return]
+    result = _new(ToolResult)
+    _status(result, "invalid_arguments")
+    _data(result, None)
+    _errors(result, errors)
+    _notices(result, notices)
+    _replay(result, None)
+    _retryable(result, None)
+    _message(result, "")
+    return result
 
 
 def invalid_of(errors: list[FieldError], more: int) -> ToolResult:
@@ -103,10 +98,9 @@ def invalid_of(errors: list[FieldError], more: int) -> ToolResult:
 
 def field_error(field: str, code: str, problem: str, expected: str) -> FieldError:
     """``FieldError(field, code, problem, expected)``."""
-    error = _Error()
-    error.field = field
-    error.code = code
-    error.problem = problem
-    error.expected = expected
-    error.__class__ = FieldError
-    return error  # type: ignore[no-any-return]
+    error = _new(FieldError)
+    _field(error, field)
+    _code(error, code)
+    _problem(error, problem)
+    _expected(error, expected)
+    return error

@@ -2,7 +2,8 @@
 
 :func:`bind_request` puts each argument where the tool's binding says: the URL path (percent-encoded, never
 ``.`` or ``..``), the query (arrays as repeated keys), a header (printable ASCII only) or the body (one hoisted
-field, or the whole body). What the runtime adds itself (credentials, the idempotency key) and how the body is
+field, or the whole body). A value with a lone surrogate (JSON can spell ``"\\ud800"``; UTF-8 cannot carry it, so
+no request can) is ``invalid_json``. What the runtime adds itself (credentials, the idempotency key) and how the body is
 encoded (JSON or a form) happen later, in :class:`toolkit.runtime.http.HttpTool`.
 """
 
@@ -15,20 +16,21 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from toolkit._contract import FormEncoding as FormField
-from toolkit._contract import parse_binding
+from toolkit._contract import FormEncoding, parse_binding
 from toolkit._envelope import FieldError, ToolResult
 from toolkit._envelope_codes import FieldCode
 from toolkit._tool import Tool
 from toolkit.runtime.forms import FORM_CONTENT_TYPE
 
-__all__ = ["HEADER_NAME", "HttpRequest", "bind_request"]
+__all__ = ["HEADER_NAME", "LONE_SURROGATE", "HttpRequest", "bind_request"]
 
 _TEMPLATE = re.compile(r"\{([^{}]+)\}")
 HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 """An HTTP header name (RFC 9110 token)."""
 _HEADER_VALUE = re.compile(r"[\x20-\x7e\t]*")
 _NO_BODY = object()
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Half of a UTF-16 pair on its own: JSON can spell it, UTF-8 cannot encode it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +42,7 @@ class HttpRequest:
     query: tuple[tuple[str, str], ...] = ()
     headers: Mapping[str, str] = field(default_factory=dict)
     body: Any = _NO_BODY
-    form: Mapping[str, FormField] | None = None
+    form: Mapping[str, FormEncoding] | None = None
     """``None``: the body is sent as JSON; else it is a form, each field encoded as this maps it."""
 
     @property
@@ -76,6 +78,14 @@ def _bad_binding(field_name: str, code: FieldCode, problem: str, expected: str) 
     return ToolResult(status="invalid_arguments", errors=(FieldError(field_name, code, problem, expected),))
 
 
+def _has_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return LONE_SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_has_surrogate(key) or _has_surrogate(item) for key, item in value.items())
+    return isinstance(value, list) and any(_has_surrogate(item) for item in value)
+
+
 def bind_request(tool: Tool, args: Mapping[str, Any]) -> HttpRequest | ToolResult:
     """Rebuild the HTTP request from cleaned arguments with the tool's binding map."""
     path_values: dict[str, str] = {}
@@ -83,6 +93,9 @@ def bind_request(tool: Tool, args: Mapping[str, Any]) -> HttpRequest | ToolResul
     headers: dict[str, str] = {}
     body: Any = _NO_BODY
     for arg, value in args.items():
+        if _has_surrogate(value):
+            problem = "holds a lone surrogate (half of a UTF-16 pair), which no request can carry"
+            return _bad_binding(arg, "invalid_json", problem, "text without lone surrogates")
         where = tool.contract.binding.get(arg)
         if where is None:
             return ToolResult(status="error", message=f"argument {arg!r} has no binding; regenerate the tool")

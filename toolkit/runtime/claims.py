@@ -1,4 +1,6 @@
-"""Pending claims of ``mode="external"`` calls: who holds one, whether it is still alive, and how it ends.
+"""Claims of ``mode="external"`` calls: who holds one, whether it is still alive, what an earlier record says
+about a new call (:func:`meet`), and how a claim ends. The states and the statements are
+:mod:`toolkit.runtime.store`'s; this module decides which move to make.
 
 **Lease renewal.** A caller that claims a key records itself as the holder (see :mod:`toolkit.runtime.holders`)
 with its ``lease``, and a :class:`Heartbeat` thread renews the claim every ``lease / 3`` seconds while the tool
@@ -10,9 +12,10 @@ holder is known to be gone:
 * otherwise (another container, another host, a record from before holders were recorded): gone when it has
   not renewed its lease for ``lease`` seconds, measured on the host's boot clock.
 
-A claim whose caller saw an exception or a ``timeout`` is *orphaned*: its holder is done with it. A gone or
-orphaned holder's claim is settled only by a reconcile (the wrapper's ``reconcile`` callable, or
-:func:`~toolkit.runtime.reconcile_pending`); it never expires by TTL and is never swept.
+A claim whose caller saw an exception, a ``timeout`` or an ``outcome_unknown`` answer, and a pending claim whose
+holder is gone, is ``unknown``. It is settled only by a reconcile (the wrapper's ``reconcile`` callable, or
+:func:`~toolkit.runtime.reconcile_pending`) or re-sent with the same idempotency key to an upstream that dedupes
+on it; it never expires by TTL and is never swept.
 
 **Fencing.** Every write about a claim names its token. A holder that finishes after its claim was taken over
 (a paused container, a host whose heartbeat could not reach the file) finds another token or no record:
@@ -25,26 +28,26 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-import uuid
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from toolkit._context import ToolContext
 from toolkit._exceptions import LedgerError
-from toolkit.runtime import holders
+from toolkit.runtime import holders, store
 from toolkit.runtime.ledger import Ledger
 from toolkit.runtime.notes import Note
-from toolkit.runtime.records import ORPHANED, Instant, LedgerRecord, encode_receipt, load_record
+from toolkit.runtime.records import Instant, LedgerRecord
 
 __all__ = [
     "DEFAULT_TTL",
     "Heartbeat",
     "Lookup",
+    "Met",
+    "MetKind",
     "apply_note",
     "finish",
     "holder_alive",
-    "insert",
+    "meet",
     "settle",
     "write_outcome",
 ]
@@ -58,12 +61,64 @@ _RUNNING: set[str] = set()  # tokens of claims whose call is running in this pro
 _RUNNING_LOCK = threading.Lock()
 
 Written = Literal["recorded", "late"]
+MetKind = Literal["free", "replay", "in_progress", "unknown", "reconcile", "reused"]
+
+
+@dataclass(frozen=True, slots=True)
+class Met:
+    """What an earlier record says about a new call, as a tag and the record it read:
+
+    ``free`` (no record, or an expired one: claim the key), ``replay`` (completed: the record's receipt),
+    ``in_progress`` (a live holder is applying it), ``unknown`` (nobody is, and the outcome is unknown),
+    ``reconcile`` (unknown, and the caller can ask the external system), ``reused`` (the key names a call with
+    other arguments).
+    """
+
+    kind: MetKind
+    record: LedgerRecord | None = None
+
+
+def meet(
+    conn: sqlite3.Connection,
+    ledger: Ledger,
+    record: LedgerRecord | None,
+    at: Instant,
+    *,
+    lease: float,
+    args_hash: str | None,
+    can_reconcile: bool,
+    notes: list[Note],
+) -> Met:
+    """Read ``record`` for a call whose arguments hash to ``args_hash``, inside the caller's transaction. A side
+    note its holder left is applied (and added to ``notes``); a pending claim whose holder is gone becomes
+    ``unknown`` here."""
+    if record is not None and record.state == "completed" and record.expired(at):
+        store.release(conn, record)
+        record = None
+    if record is None:
+        return Met("free")
+    if record.args_hash and args_hash and record.args_hash != args_hash:
+        return Met("reused", record)
+    if record.state == "completed":
+        return Met("replay", record)
+    note = ledger.notes.find(record.key, record.token)
+    if note is not None:
+        notes.append(note)
+        noted = apply_note(conn, record, note, at)
+        if noted is None or noted.state == "completed":
+            return Met("free") if noted is None else Met("replay", noted)
+        record = noted
+    if record.state == "pending":
+        if holder_alive(record, at, lease):
+            return Met("in_progress", record)
+        record = store.mark_unknown(conn, record)
+    return Met("reconcile" if can_reconcile else "unknown", record)
 
 
 def holder_alive(record: LedgerRecord, at: Instant, lease: float | None) -> bool:
     """Whether the holder of pending ``record`` may still apply its effect (see the module docstring);
     ``lease`` is the caller's, used when the record has none of its own (``None``: such records are gone)."""
-    if record.orphaned:
+    if record.state != "pending":
         return False
     holder = holders.Holder.decode(record.holder)
     if holder is not None:
@@ -108,85 +163,32 @@ class Heartbeat:
     def renew(self) -> bool:
         at = self.ledger.instant()
         with self.ledger.transaction(timeout=self.interval) as conn, self.ledger.guarded():
-            return bool(
-                conn.execute(
-                    "UPDATE idempotency SET heartbeat_at = ?, heartbeat_mono = ?"
-                    " WHERE key = ? AND token = ? AND state = 'pending'",
-                    (at.wall, at.mono, self.key, self.token),
-                ).rowcount
-            )
-
-
-def insert(
-    conn: sqlite3.Connection,
-    key: str,
-    context: ToolContext,
-    tool: str,
-    receipt: Any,
-    at: Instant,
-    *,
-    ttl: float,
-    lease: float | None,
-) -> str:
-    """A pending claim (``lease`` given) or a completed record (``lease=None``); returns its token."""
-    token = uuid.uuid4().hex
-    pending = lease is not None
-    conn.execute(
-        "INSERT INTO idempotency (key, session_id, tool, state, token, receipt, created_at, completed_at,"
-        " expires_at, holder, lease, timeline, created_mono, heartbeat_at, heartbeat_mono)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            key,
-            context.session_id,
-            tool,
-            "pending" if pending else "completed",
-            token,
-            None if pending else encode_receipt(receipt),
-            at.wall,
-            None if pending else at.wall,
-            at.wall + ttl,
-            holders.this_process().encode(),
-            lease,
-            at.timeline,
-            at.mono,
-            at.wall,
-            at.mono,
-        ),
-    )
-    return token
+            return store.renew(conn, self.key, self.token, at)
 
 
 def settle(conn: sqlite3.Connection, record: LedgerRecord, receipt: Any, at: Instant) -> LedgerRecord | None:
-    """Resolve a pending record with what the external system says: completed (returned) or released. A
-    completed call is remembered for its TTL from now, however long the effect took."""
+    """Resolve a pending or unknown record with what the external system says: completed (returned) when there
+    is a receipt, released (``None``) when the effect did not happen."""
     if receipt is None:
-        conn.execute("DELETE FROM idempotency WHERE key = ? AND token = ?", (record.key, record.token))
+        store.release(conn, record)
         return None
-    expires_at = record.expires_at + record.age(at)
-    token = uuid.uuid4().hex  # a holder still out there finds another token: its completion is a late one
-    conn.execute(
-        "UPDATE idempotency SET state = 'completed', token = ?, receipt = ?, completed_at = ?, expires_at = ?"
-        " WHERE key = ? AND token = ?",
-        (token, encode_receipt(receipt), at.wall, expires_at, record.key, record.token),
-    )
-    return replace(record, state="completed", token=token, receipt=receipt, completed_at=at.wall, expires_at=expires_at)
+    return store.complete(conn, record, receipt, at)
 
 
 def apply_note(conn: sqlite3.Connection, record: LedgerRecord, note: Note, at: Instant) -> LedgerRecord | None:
     """Apply a holder's side note to its still-pending claim: the completed record, ``None`` when the claim
-    was released, or the record marked orphaned when the outcome is unknown."""
+    was released, or the record made ``unknown`` when the outcome is unknown."""
     if note.outcome == "applied":
         return settle(conn, record, note.receipt, at)
     if note.outcome == "not_applied":
         return settle(conn, record, None, at)
-    conn.execute("UPDATE idempotency SET token = ? WHERE key = ? AND token = ?", (ORPHANED, record.key, record.token))
-    return replace(record, token=ORPHANED)
+    return store.mark_unknown(conn, record)
 
 
 def finish(conn: sqlite3.Connection, note: Note, session_id: str, at: Instant, ttl: float) -> Written:
     """Write a holder's own outcome. Its claim may have been taken over meanwhile: an applied effect is then
     recorded as the key's record if there is none, else as a late completion."""
-    record = load_record(conn, note.key)
+    record = store.load(conn, note.key)
     if record is not None and record.token == note.token:
         if record.state == "pending":
             apply_note(conn, record, note, at)
@@ -194,18 +196,10 @@ def finish(conn: sqlite3.Connection, note: Note, session_id: str, at: Instant, t
     if note.outcome != "applied":
         return "recorded"  # nothing happened, or nobody knows: the new holder's reconcile decides
     if record is None:
-        extra = (at.wall + ttl, at.timeline, at.mono)
-        conn.execute(
-            "INSERT INTO idempotency (key, session_id, tool, state, token, receipt, created_at, completed_at,"
-            " expires_at, timeline, created_mono) VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?, ?)",
-            (note.key, session_id, note.tool, note.token, encode_receipt(note.receipt), at.wall, at.wall, *extra),
-        )
+        entry = store.Entry(note.key, session_id, note.tool)
+        store.record_completed(conn, entry, note.receipt, at, ttl=ttl, token=note.token)
         return "late"
-    conn.execute(
-        "INSERT OR REPLACE INTO late_completions (key, token, session_id, tool, receipt, completed_at)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
-        (note.key, note.token, session_id, note.tool, encode_receipt(note.receipt), at.wall),
-    )
+    store.record_late(conn, note.key, note.token, session_id, note.tool, note.receipt, at)
     return "late"
 
 

@@ -7,7 +7,8 @@ worker thread under its timeout (a late result is discarded and the model gets a
 :meth:`ToolContext.report <toolkit.ToolContext.report>` and records metrics per tool.
 
 Give it a ledger and every tool whose ``effect`` (or whose wrapped ``tool.effect``) is ``"write"`` is put behind
-:func:`~toolkit.runtime.idempotent` (external-effect mode) unless it already is.
+:func:`~toolkit.runtime.idempotent` (external-effect mode, keyed in ``scope`` when given, else in each call's
+session) unless it already is.
 """
 
 from __future__ import annotations
@@ -115,7 +116,8 @@ class Executor:
 
     ``timeout`` (seconds) applies to every tool unless ``per_tool_timeout`` names another; ``governance`` is
     asked before every call; ``ledger`` makes write tools idempotent, remembering calls for ``idempotency_ttl``
-    seconds (one number, or ``{tool name: seconds}`` with 24 h for the rest); ``on_progress`` receives every
+    seconds (one number, or ``{tool name: seconds}`` with 24 h for the rest) and keying them in ``scope`` (a
+    stable name: a run or conversation id) instead of each call's session; ``on_progress`` receives every
     :class:`ProgressEvent` (they are also kept in :attr:`progress_events`).
     """
 
@@ -129,6 +131,7 @@ class Executor:
         ledger: Ledger | None = None,
         idempotency_ttl: float | Mapping[str, float] = DEFAULT_TTL,
         on_progress: ProgressListener | None = None,
+        scope: str | None = None,
     ) -> None:
         listed = list(tools.values()) if isinstance(tools, Mapping) else list(tools)
         self.tools: dict[str, CallableTool] = {}
@@ -142,7 +145,7 @@ class Executor:
                     if isinstance(idempotency_ttl, Mapping)
                     else idempotency_ttl
                 )
-                tool = Idempotent(tool, ledger, ttl=ttl)
+                tool = Idempotent(tool, ledger, ttl=ttl, scope=scope)
             self.tools[tool.name] = tool
         unknown = sorted(set(per_tool_timeout or {}) - set(self.tools))
         if unknown:

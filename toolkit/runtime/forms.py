@@ -1,6 +1,6 @@
 """Form bodies on the wire: a body object encoded as ``application/x-www-form-urlencoded``, field by field.
 
-Each top-level field is encoded the way its :class:`~toolkit.FormField` (read from the spec's ``encoding``)
+Each top-level field is encoded the way its :class:`~toolkit._contract.FormEncoding` (read from the spec's ``encoding``)
 says, following OpenAPI's table for query parameters of the same style:
 
 ========================  ==========================  ============================  =========================
@@ -27,13 +27,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from toolkit._contract import FormEncoding as FormField
+from toolkit._contract import FormEncoding
 
 __all__ = ["FORM_CONTENT_TYPE", "encode_form", "form_pairs"]
 
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 _DELIMITERS = {"form": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
-_DEFAULT = FormField()
+_DEFAULT = FormEncoding()
 
 
 def _json(value: Any) -> str:
@@ -60,7 +60,7 @@ def _brackets(name: str, value: Any) -> Iterator[tuple[str, str]]:
         yield name, _text(value)
 
 
-def _field(name: str, value: Any, encoding: FormField) -> Iterator[tuple[str, str]]:
+def _field(name: str, value: Any, encoding: FormEncoding) -> Iterator[tuple[str, str]]:
     if encoding.json:
         yield name, _json(value)
     elif encoding.style == "deepObject":
@@ -81,7 +81,7 @@ def _field(name: str, value: Any, encoding: FormField) -> Iterator[tuple[str, st
         yield name, _text(value)
 
 
-def form_pairs(body: Mapping[str, Any], fields: Mapping[str, FormField]) -> list[tuple[str, str]]:
+def form_pairs(body: Mapping[str, Any], fields: Mapping[str, FormEncoding]) -> list[tuple[str, str]]:
     """The ``(name, value)`` pairs of ``body``, in its field order; ``fields`` maps a field to its encoding."""
     pairs: list[tuple[str, str]] = []
     for name, value in body.items():
@@ -90,6 +90,6 @@ def form_pairs(body: Mapping[str, Any], fields: Mapping[str, FormField]) -> list
     return pairs
 
 
-def encode_form(body: Mapping[str, Any], fields: Mapping[str, FormField]) -> bytes:
+def encode_form(body: Mapping[str, Any], fields: Mapping[str, FormEncoding]) -> bytes:
     """The request body bytes: :func:`form_pairs` percent-encoded (RFC 3986 unreserved characters kept), ASCII."""
     return urlencode(form_pairs(body, fields), quote_via=quote, safe="").encode("ascii")

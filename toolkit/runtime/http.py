@@ -14,7 +14,11 @@ An :class:`HttpTool` wraps a :class:`toolkit.Tool` built from an OpenAPI operati
 6. sends the request through one shared httpx client (sync or async; any transport, e.g. in-process ASGI),
 7. maps the response to an envelope and trims it (:mod:`toolkit.runtime.responses`, :mod:`toolkit.runtime.trim`).
 
-It never raises for anything the model or the API did; misconfiguration shows up as an ``error`` envelope.
+It never raises for anything the model or the API did: arguments the validator passed that no request can carry
+(a URL over httpx's 65,536 characters, a lone surrogate, which UTF-8 cannot encode) are ``invalid_arguments``;
+misconfiguration is an ``error`` envelope; a write that may have reached the API without an answer coming back
+is marked ``outcome_unknown`` (:func:`~toolkit.runtime.responses.maybe_applied`). :meth:`HttpTool.validate` is
+the tool's own validation, so the ledger keys a call on its cleaned arguments.
 """
 
 from __future__ import annotations
@@ -30,17 +34,23 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from toolkit._contract import FormEncoding as FormField
-from toolkit._contract import Loss, Policy, ToolContract, parse_binding
+from toolkit._contract import FormEncoding, Loss, Policy, ToolContract, parse_binding
 from toolkit._credential_record import Credential
-from toolkit._envelope import Notice, ToolResult
+from toolkit._envelope import FieldError, Notice, ToolResult
 from toolkit._exceptions import RuntimeConfigError
 from toolkit._tool import Tool
 from toolkit._validation import domain_rules
 from toolkit.runtime.binding import HEADER_NAME, HttpRequest, bind_request
 from toolkit.runtime.credentials import CredentialSource, RequestParts, SecurityScheme, fill
 from toolkit.runtime.forms import FORM_CONTENT_TYPE, encode_form
-from toolkit.runtime.responses import to_result, transport_error
+from toolkit.runtime.responses import (
+    GATEWAY_STATUSES,
+    READ_METHODS,
+    maybe_applied,
+    to_result,
+    transport_error,
+    was_sent,
+)
 from toolkit.runtime.trim import Trim
 
 if TYPE_CHECKING:
@@ -65,6 +75,8 @@ __all__ = [
 
 ConfirmPolicy = bool | Callable[[str, Mapping[str, Any]], bool]
 """``True`` allows every write, or a callable ``(tool_name, request_summary) -> bool`` decides per call."""
+
+_MAX_URL = 65_536  # httpx refuses longer URLs
 
 DEDUPE_KEY_EXTRA = "dedupe_key"
 """Where :mod:`toolkit.runtime.idempotency` puts the call's dedupe key (its ``DEDUPE_KEY_EXTRA``; not imported,
@@ -230,6 +242,16 @@ class HttpTool:
     def config(self) -> HttpConfig:
         return self.client.config
 
+    @property
+    def carries_idempotency_key(self) -> bool:
+        """Whether a call sends the ledger's dedupe key to the API (the operation declares an idempotency key, or
+        ``HttpConfig.idempotency_header`` names one): a re-sent request is then deduplicated by the API itself."""
+        return self.tool.contract.idempotency_key is not None or bool(self.config.idempotency_header)
+
+    def validate(self, args: Any) -> ToolResult:
+        """The tool's strict validation: an ok result's ``data`` holds the cleaned arguments (what is sent)."""
+        return self.tool.validate(args)
+
     def __repr__(self) -> str:
         return f"<HttpTool {self.name!r} {self.tool.method} {self.tool.path!r}>"
 
@@ -269,9 +291,6 @@ class HttpTool:
 
             with ThreadPoolExecutor(max_workers=1) as pool:
                 return pool.submit(asyncio.run, self._acall_private(args, context)).result()
-        # httpx loads on the first request: validating arguments never needs it.
-        import httpx
-
         prepared = self._prepare(args, context)
         if isinstance(prepared, ToolResult):
             return prepared
@@ -281,9 +300,9 @@ class HttpTool:
             return request
         try:
             response = client.send(request)
-        except httpx.HTTPError as exc:
-            return transport_error(exc, self.config.base_url)
-        return self._finish(response, prepared.notices)
+        except Exception as exc:  # whatever the transport raised, the request may be out
+            return self._unanswered(exc, prepared.request, context)
+        return self._finish(response, prepared, context)
 
     async def acall(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """The async twin of :meth:`call`, on the shared async client of the running loop."""
@@ -294,9 +313,6 @@ class HttpTool:
             return await self._acall_with(args, context, client)
 
     async def _acall_with(self, args: Any, context: ToolContext | None, client: httpx.AsyncClient) -> ToolResult:
-        # httpx loads on the first request: validating arguments never needs it.
-        import httpx
-
         prepared = self._prepare(args, context)
         if isinstance(prepared, ToolResult):
             return prepared
@@ -305,9 +321,9 @@ class HttpTool:
             return request
         try:
             response = await client.send(request)
-        except httpx.HTTPError as exc:
-            return transport_error(exc, self.config.base_url)
-        return self._finish(response, prepared.notices)
+        except Exception as exc:  # whatever the transport raised, the request may be out
+            return self._unanswered(exc, prepared.request, context)
+        return self._finish(response, prepared, context)
 
     def _build(
         self, bound: HttpRequest, client: httpx.Client | httpx.AsyncClient, context: ToolContext | None
@@ -330,15 +346,18 @@ class HttpTool:
             return client.build_request(bound.method, bound.path, params=query, headers=parts.headers, **content)
         except RuntimeConfigError as exc:
             message = f"tool misconfigured ({exc.slug}): {exc.message}"
-        except (httpx.HTTPError, ValueError, TypeError) as exc:  # a bad base URL, a secret that is no header
+        except httpx.InvalidURL as exc:  # the arguments make a URL no client sends (too long)
+            problem = f"the request URL cannot be sent ({exc})"
+            error = FieldError("", "too_long", problem, f"path and query arguments within {_MAX_URL:,} characters")
+            return ToolResult(status="invalid_arguments", errors=(error,), message=f"{self.name}: {problem}")
+        except Exception as exc:  # a bad base URL, a secret that is no header: nothing was sent
             message = f"the request could not be built ({type(exc).__name__}); check the tool's configuration"
         return ToolResult(status="error", retryable=False, message=message)
 
     def _add_idempotency_key(self, parts: RequestParts, context: ToolContext | None) -> None:
         """The ledger's dedupe key where the operation declares an idempotency key (a fresh random key when the
         call runs without the ledger), or under the configured header when the call has a dedupe key."""
-        key = None if context is None else context.extras.get(DEDUPE_KEY_EXTRA)
-        key = key if isinstance(key, str) and key else None
+        key = _dedupe_key(context)
         declared = self.tool.contract.idempotency_key
         if declared is not None:
             location, name = parse_binding(declared)
@@ -346,10 +365,31 @@ class HttpTool:
         elif key is not None and self.config.idempotency_header:
             parts.headers[self.config.idempotency_header] = key
 
-    def _finish(self, response: httpx.Response, notices: tuple[Notice, ...]) -> ToolResult:
-        """The envelope for ``response``: the validator's notices first, then what trimming did."""
+    def _finish(self, response: httpx.Response, prepared: _Prepared, context: ToolContext | None) -> ToolResult:
+        """The envelope for ``response``: the validator's notices first, then what trimming did; a write that a
+        gateway answered may have been applied behind it."""
         result = to_result(response, self.trim, self.config.message_limit)
-        return replace(result, notices=notices + result.notices)
+        result = replace(result, notices=prepared.notices + result.notices)
+        if response.status_code in GATEWAY_STATUSES and prepared.request.method not in READ_METHODS:
+            return self._maybe_applied(result, prepared.request, context)
+        return result
+
+    def _unanswered(self, exc: Exception, request: HttpRequest, context: ToolContext | None) -> ToolResult:
+        """The envelope for a request that got no response; a write that may have gone out may have been applied."""
+        result = transport_error(exc, self.config.base_url)
+        if request.method in READ_METHODS or not was_sent(exc):
+            return result
+        return self._maybe_applied(result, request, context)
+
+    def _maybe_applied(self, result: ToolResult, request: HttpRequest, context: ToolContext | None) -> ToolResult:
+        keyed = self.carries_idempotency_key and _dedupe_key(context) is not None
+        return maybe_applied(result, f"{self.name} ({request.method} {request.path})", keyed=keyed)
+
+
+def _dedupe_key(context: ToolContext | None) -> str | None:
+    """The ledger's dedupe key for this call, if it runs behind the ledger."""
+    key = None if context is None else context.extras.get(DEDUPE_KEY_EXTRA)
+    return key if isinstance(key, str) and key else None
 
 
 def _content(bound: HttpRequest, parts: RequestParts) -> dict[str, Any]:
@@ -423,8 +463,8 @@ def load_tool(
     )
 
 
-def _form(stored: Any) -> dict[str, FormField] | None:
+def _form(stored: Any) -> dict[str, FormEncoding] | None:
     """A stored form encoding (``{field: {style, explode, json}}``), or ``None`` for a JSON body."""
     if stored is None:
         return None
-    return {str(name): FormField(**settings) for name, settings in stored.items()}
+    return {str(name): FormEncoding(**settings) for name, settings in stored.items()}

@@ -1,8 +1,14 @@
 """Idempotent write tools: the model is a retry source, so a repeated call must not repeat the effect.
 
-The dedupe key is a content hash scoped to the session: ``sha256(session_id | tool_name | compact(args))``
-(:func:`dedupe_key`), so a re-issued call with the same arguments is caught even though it carries a fresh
-call id, and two sessions asking for the same thing are not deduplicated against each other.
+**One key, from the validated call.** The dedupe key is a content hash of the tool's *cleaned* arguments (what
+its ``validate`` returns: defaults filled in, nulls read as absent dropped, numbers normalised), scoped:
+``sha256(scope | tool_name | compact(cleaned))`` (:func:`dedupe_key`). Two calls that validate to the same
+arguments are one call, however the model spelt them; a call with invalid arguments goes straight to the tool,
+which answers with its envelope, and touches no record. The scope is the wrapper's ``scope`` when the author
+sets one (stable across restarts: a conversation or run id, or one name for a whole server), else the
+caller's ``context.session_id``. A caller-supplied key (``context.extras["idempotency_key"]``) replaces the
+argument hash (still scoped); the record keeps the hash of the arguments, so the same key with other arguments
+is refused (``idempotency_key_reused``, naming both hashes) instead of replayed.
 
 Two modes, chosen by where the effect lives:
 
@@ -13,18 +19,19 @@ Two modes, chosen by where the effect lives:
     the second one sees the first one's record.
 
 ``mode="external"`` (the effect is somewhere the ledger cannot enlist: an HTTP API, another database)
-    The wrapper first claims the key with a ``pending`` record naming itself as holder and commits it, then
-    calls the tool while a heartbeat renews the claim's ``lease``, then marks the record ``completed`` with the
-    receipt (or deletes the claim when the tool answered with a non-ok envelope other than ``timeout``, i.e.
-    said it did nothing). An exception or a ``timeout`` envelope (outcome unknown) is settled at once by the
-    wrapper's ``reconcile`` callable, or leaves the claim ``pending`` and orphaned; a crash leaves it pending.
-    An identical call that meets a pending claim gets an ``error`` envelope with ``retryable=True`` (or waits
-    up to ``wait`` seconds for the receipt) while the holder may still apply the effect, and is taken over
-    only once the holder is known to be gone (its pid is dead on this host, or it stopped renewing its lease:
-    see :mod:`toolkit.runtime.claims`). Then ``reconcile(key)`` asks the external system whether the effect
-    happened (tools should pass the key along, e.g. as an ``Idempotency-Key`` header); without ``reconcile``
-    the call is refused as "outcome unknown" until :func:`reconcile_pending` resolves it. A pending claim never
-    expires by TTL and is never swept.
+    The wrapper claims the key (a ``pending`` record naming itself as holder) and commits it, calls the tool
+    while a heartbeat renews the claim's ``lease``, then completes the record with the receipt, or releases
+    the claim when the tool answered with a non-ok envelope that says it did nothing. **Sent means maybe
+    applied**: an exception, a ``timeout`` envelope or an ``outcome_unknown`` notice (a request that may have
+    reached the API without its answer coming back) makes the claim ``unknown``, and so does a pending claim
+    whose holder is gone (its pid is dead on this host, or it stopped renewing its lease: see
+    :mod:`toolkit.runtime.claims`). An unknown claim is never run again blindly. It is settled by the
+    wrapper's ``reconcile(key)`` read (the receipt if the effect happened, ``None`` if not: then the call
+    runs), or, for a tool that sends the key to an API that dedupes on it (``carries_idempotency_key``, e.g. an
+    :class:`~toolkit.runtime.http.HttpTool` whose operation declares an ``Idempotency-Key``), re-sent with the
+    same key. Otherwise the call is refused as "outcome unknown" until :func:`reconcile_pending` settles it.
+    An identical call that meets a live holder's claim gets an ``error`` envelope with ``retryable=True`` (or
+    waits up to ``wait`` seconds for the receipt).
 
     If the ledger cannot record the outcome within its ``busy_timeout`` (locked, broken), the outcome is kept
     in a side file (:mod:`toolkit.runtime.notes`) and the envelope carries an ``unrecorded`` notice: for an
@@ -32,18 +39,11 @@ Two modes, chosen by where the effect lives:
     holder that finishes after its claim was taken over gets a ``late_completion`` notice, and its receipt is
     kept for :func:`reconcile_pending` to report.
 
-The key hashes the tool's *cleaned* arguments when the tool has a ``validate`` method (defaults applied,
-values normalised), so a call that omits a defaulted argument and one that sends the default are one call; a
-call with invalid arguments goes straight to the tool, which answers with its envelope, and touches no record.
-
 A repeat inside the TTL returns ``ToolResult(status="ok", data=<original receipt>, replay=Replay(original_at))``
-and performs no effect; a ``clock_skew`` notice says when the caller's wall clock disagrees with the record's
-(ages are measured on the host's boot clock, see :mod:`toolkit.runtime.ledger`). The TTL counts from the
-completion, however long the effect took; after it the call runs again. Overrides for tools where repeating
-is meaningful: ``repeat_ok=True`` on the wrapper, or per call ``context.extras["idempotency"] = "off"``; a
-caller-supplied key (``context.extras["idempotency_key"]``) replaces the argument hash (still scoped to
-session and tool). A ledger file that cannot be used raises
-:class:`~toolkit.runtime.LedgerError` before the tool is called.
+and performs no effect (see :mod:`toolkit.runtime.answers`). The TTL counts from the completion, however long
+the effect took; after it the call runs again. Overrides for tools where repeating is meaningful:
+``repeat_ok=True`` on the wrapper, or per call ``context.extras["idempotency"] = "off"``. A ledger file that
+cannot be used raises :class:`~toolkit.runtime.LedgerError` before the tool is called.
 """
 
 from __future__ import annotations
@@ -57,14 +57,14 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from toolkit._canonical import compact
 from toolkit._context import ToolContext
-from toolkit._envelope import Notice, Replay, ToolResult
+from toolkit._envelope import Notice, ToolResult
 from toolkit._exceptions import LedgerError, RuntimeConfigError
-from toolkit.runtime import claims, holders
-from toolkit.runtime.claims import DEFAULT_TTL, Lookup
-from toolkit.runtime.ledger import CLOCK_TOLERANCE, Ledger
+from toolkit.runtime import answers, claims, store
+from toolkit.runtime.claims import DEFAULT_TTL, Lookup, Met
+from toolkit.runtime.ledger import Ledger
 from toolkit.runtime.notes import Note, Outcome
 from toolkit.runtime.reconcile import ReconcileReport, reconcile_pending
-from toolkit.runtime.records import Instant, LedgerRecord, iso_time, load_record
+from toolkit.runtime.records import Instant
 
 __all__ = [
     "CONNECTION_EXTRA",
@@ -99,8 +99,18 @@ class CallableTool(Protocol):
 
 
 def dedupe_key(session_id: str, tool_name: str, args: Mapping[str, Any]) -> str:
-    """sha256 hex of ``session_id|tool_name|canonical args`` (sorted keys, normalised numbers, no whitespace)."""
-    return hashlib.sha256(f"{session_id}|{tool_name}|{compact(dict(args))}".encode()).hexdigest()
+    """sha256 hex of ``scope|tool_name|canonical args`` (sorted keys, normalised numbers, no whitespace); the
+    first argument is the scope (the session, unless the wrapper names one)."""
+    return _sha256(f"{session_id}|{tool_name}|{compact(dict(args))}")
+
+
+def args_hash(args: Mapping[str, Any]) -> str:
+    """sha256 hex of the canonical arguments alone: what a record keeps to tell a reused key from a repeat."""
+    return _sha256(compact(dict(args)))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # JSON may hold a lone surrogate
 
 
 def ledger_connection(context: ToolContext | None) -> sqlite3.Connection:
@@ -123,37 +133,6 @@ class _Rollback(Exception):
         self.result = result
 
 
-def _span(seconds: float) -> str:
-    return f"{seconds / 3600:.1f} h" if abs(seconds) >= 3600 else f"{seconds:.0f} s"
-
-
-def _replay(record: LedgerRecord, at: Instant | None = None) -> ToolResult:
-    original = iso_time(record.created_at)
-    result = ToolResult(
-        status="ok",
-        data=record.receipt,
-        replay=Replay(original_at=original, key=record.key),
-        message=f"Already done at {original}; this is the original receipt and nothing was repeated.",
-    )
-    skew = 0.0 if at is None else record.skew(at)
-    if abs(skew) <= CLOCK_TOLERANCE:
-        return result
-    if at is not None and record.timeline == at.timeline:
-        said = (
-            f"This caller's wall clock is {_span(abs(skew))} {'ahead of' if skew > 0 else 'behind'} the clock that "
-            f"dated the original call; measured on the host's boot clock the record is {_span(record.age(at))} old, "
-            "so it is unexpired."
-        )
-    else:
-        said = f"The original call is dated {_span(-skew)} in this caller's future; the record counts as unexpired."
-    return result.with_notices([Notice(field="", action="clock_skew", message=said)])
-
-
-def _holder(record: LedgerRecord) -> str:
-    holder = holders.Holder.decode(record.holder)
-    return "" if holder is None else f" by {holder.describe()}"
-
-
 @dataclass(frozen=True, slots=True)
 class Idempotent:
     """A write tool behind the ledger; itself callable-tool like (``name``, ``call``), other attributes
@@ -167,8 +146,11 @@ class Idempotent:
     lease: float = 60.0
     wait: float = 0.0
     repeat_ok: bool = False
+    scope: str | None = None
 
     def __post_init__(self) -> None:
+        if self.scope is not None and not (isinstance(self.scope, str) and self.scope.strip()):
+            raise RuntimeConfigError(f"scope must be a non-empty name (a conversation or run id), got {self.scope!r}")
         if self.mode not in ("external", "transaction"):
             raise RuntimeConfigError(f"unknown idempotency mode {self.mode!r}; use 'external' or 'transaction'")
         if not self.ttl > 0:
@@ -192,7 +174,7 @@ class Idempotent:
         context = context or ToolContext()
         supplied = context.extras.get("idempotency_key")
         scoped: Mapping[str, Any] = {"idempotency_key": str(supplied)} if supplied is not None else args
-        return dedupe_key(context.session_id, self.name, scoped)
+        return dedupe_key(self.scope or context.session_id, self.name, scoped)
 
     def _cleaned(self, args: Mapping[str, Any]) -> Mapping[str, Any] | None:
         """The arguments the key hashes: the tool's cleaned arguments when it can validate (an omitted default
@@ -219,79 +201,65 @@ class Idempotent:
         cleaned = self._cleaned(args)
         if cleaned is None:  # invalid arguments: no effect can happen, so the ledger is not involved
             return self.tool.call(args, context)
-        key = self.key_for(cleaned, context)
+        try:
+            key, digest = self.key_for(cleaned, context), args_hash(cleaned)
+        except ValueError:  # a value with no canonical form (a non-finite number) that no validator caught
+            return self.tool.call(args, context)
         context = replace(context, extras={**context.extras, DEDUPE_KEY_EXTRA: key})
         if self.mode == "transaction":
-            return self._call_in_transaction(key, args, context)
+            return self._call_in_transaction(key, digest, args, context)
         deadline = time.monotonic() + self.wait
         while True:
-            result = self._call_external(key, args, context)
+            result = self._call_external(key, digest, args, context)
             if result.status != "error" or not result.retryable or time.monotonic() >= deadline:
                 return result
             time.sleep(min(0.05, max(0.0, deadline - time.monotonic())))
 
-    # -- what an earlier record says -----------------------------------------------------------------
-    def _meet(
-        self, conn: sqlite3.Connection, record: LedgerRecord | None, at: Instant, notes: list[Note]
-    ) -> ToolResult | LedgerRecord | None:
-        """An answer (replay, in progress, unknown), ``None`` when the key is free, or the pending record of a
-        gone holder that ``reconcile`` must settle. Side notes applied here go to ``notes``."""
-        if record is None:
-            return None
-        if record.state == "completed":
-            if not record.expired(at):
-                return _replay(record, at)
-            conn.execute("DELETE FROM idempotency WHERE key = ? AND token = ?", (record.key, record.token))
-            return None
-        note = self.ledger.notes.find(record.key, record.token)
-        if note is not None:
-            notes.append(note)
-            noted = claims.apply_note(conn, record, note, at)
-            if noted is None or noted.state == "completed":
-                return None if noted is None else _replay(noted, at)
-            record = noted
-        if claims.holder_alive(record, at, self.lease):
-            return ToolResult(
-                status="error",
-                retryable=True,
-                message=f"An identical {self.name} call (key {record.key[:12]}…) started at "
-                f"{iso_time(record.created_at)}{_holder(record)} is still in progress; retry in a moment to "
-                "receive its receipt instead of running it twice.",
-            )
-        return record if self.reconcile is not None else self._unknown(record)
+    @property
+    def resends_safely(self) -> bool:
+        """The tool sends the dedupe key to an upstream that dedupes on it, so an unknown claim may be re-sent."""
+        return getattr(self.tool, "carries_idempotency_key", False) is True
 
-    def _unknown(self, record: LedgerRecord) -> ToolResult:
-        return ToolResult(
-            status="error",
-            retryable=False,
-            message=f"An identical {self.name} call (key {record.key[:12]}…) started at {iso_time(record.created_at)}"
-            f"{_holder(record)} did not finish and its outcome is unknown; it must be reconciled before the call "
-            "can run again (reconcile_pending, or a reconcile lookup on the wrapper).",
-        )
+    def _meet(self, conn: sqlite3.Connection, key: str, digest: str, notes: list[Note]) -> tuple[Met, Instant]:
+        at = self.ledger.instant()
+        with self.ledger.guarded():
+            record = store.load(conn, key)
+            met = claims.meet(
+                conn,
+                self.ledger,
+                record,
+                at,
+                lease=self.lease,
+                args_hash=digest,
+                can_reconcile=self.reconcile is not None and self.mode == "external",
+                notes=notes,
+            )
+        return met, at
 
     # -- same-database effects -----------------------------------------------------------------------
-    def _call_in_transaction(self, key: str, args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        at, notes = self.ledger.instant(), list[Note]()
+    def _call_in_transaction(self, key: str, digest: str, args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        notes = list[Note]()
         try:
             with self.ledger.transaction() as conn:
-                with self.ledger.guarded():
-                    found = self._meet(conn, load_record(conn, key), at, notes)
-                if isinstance(found, LedgerRecord):  # a gone holder's external claim on this key: never run blind
-                    found = self._unknown(found)
-                if found is None:
-                    found = self.tool.call(args, replace(context, extras={**context.extras, CONNECTION_EXTRA: conn}))
-                    if not found.ok:
-                        raise _Rollback(found)
+                met, at = self._meet(conn, key, digest, notes)
+                if met.kind != "free":  # an unknown external claim on this key is never run blind either
+                    result = answers.answer(met, self.name, at, digest)
+                else:
+                    extras = {**context.extras, CONNECTION_EXTRA: conn}
+                    result = self.tool.call(args, replace(context, extras=extras))
+                    if not result.ok:
+                        raise _Rollback(result)
                     with self.ledger.guarded():
-                        claims.insert(conn, key, context, self.name, found.data, at, ttl=self.ttl, lease=None)
+                        entry = store.Entry(key, context.session_id, self.name, digest)
+                        store.record_completed(conn, entry, result.data, at, ttl=self.ttl)
         except _Rollback as rollback:
             return rollback.result
         self._drop(notes)  # only once what they said is committed
-        return found
+        return result
 
     # -- external effects ----------------------------------------------------------------------------
-    def _call_external(self, key: str, args: Mapping[str, Any], context: ToolContext) -> ToolResult:
-        claimed = self._claim(key, context)
+    def _call_external(self, key: str, digest: str, args: Mapping[str, Any], context: ToolContext) -> ToolResult:
+        claimed = self._claim(key, digest, context)
         if isinstance(claimed, ToolResult):
             return claimed
         with claims.Heartbeat(self.ledger, key, claimed, self.lease):
@@ -302,38 +270,46 @@ class Idempotent:
                 raise
             return self._finish(key, claimed, context, result)
 
-    def _claim(self, key: str, context: ToolContext) -> ToolResult | str:
-        """Claim ``key`` (its new token) or the answer an earlier record gives."""
+    def _claim(self, key: str, digest: str, context: ToolContext) -> ToolResult | str:
+        """Claim ``key`` (its new token), or take over an unknown claim to re-send it with the same key, or the
+        answer an earlier record gives."""
         for _ in range(3):
-            at, notes = self.ledger.instant(), list[Note]()
-            found: ToolResult | LedgerRecord | str | None
-            with self.ledger.transaction() as conn, self.ledger.guarded():
-                found = self._meet(conn, load_record(conn, key), at, notes)
-                if found is None:
-                    found = claims.insert(conn, key, context, self.name, None, at, ttl=self.ttl, lease=self.lease)
+            notes, token = list[Note](), None
+            with self.ledger.transaction() as conn:
+                met, at = self._meet(conn, key, digest, notes)
+                with self.ledger.guarded():
+                    if met.kind == "free":
+                        token = self._new_claim(conn, key, digest, context, at)
+                    elif met.kind == "unknown" and self.resends_safely and met.record is not None:
+                        token = store.take_over(conn, met.record, at, self.lease)  # the upstream dedupes the re-send
             self._drop(notes)
-            if not isinstance(found, LedgerRecord):
-                return found
-            assert self.reconcile is not None  # _meet hands back a gone holder's record only then
+            if token is not None:
+                return token
+            if met.kind != "reconcile" or self.reconcile is None or met.record is None:
+                return answers.answer(met, self.name, at, digest)
             receipt = self.reconcile(key)  # outside the transaction: the lock is not held during the lookup
             with self.ledger.transaction() as conn, self.ledger.guarded():
-                if load_record(conn, key) != found:
+                if store.load(conn, key) != met.record:
                     continue  # renewed, settled or taken over meanwhile: look again
-                settled = claims.settle(conn, found, receipt, at)
+                settled = claims.settle(conn, met.record, receipt, at)
                 if settled is not None:
-                    return _replay(settled, at)
-                return claims.insert(conn, key, context, self.name, None, at, ttl=self.ttl, lease=self.lease)
+                    return answers.replay(settled, at)
+                return self._new_claim(conn, key, digest, context, at)
         return ToolResult(
             status="error",
             retryable=True,
             message=f"The {self.name} claim on key {key[:12]}… kept changing while it was reconciled; retry.",
         )
 
+    def _new_claim(self, conn: sqlite3.Connection, key: str, digest: str, context: ToolContext, at: Instant) -> str:
+        entry = store.Entry(key, context.session_id, self.name, digest)
+        return store.claim(conn, entry, at, ttl=self.ttl, lease=self.lease)
+
     def _finish(self, key: str, token: str, context: ToolContext, result: ToolResult | None) -> ToolResult:
         """Record the outcome under this call's token; ``result`` is ``None`` when the tool raised."""
         outcome: Outcome = "applied" if result is not None and result.ok else "not_applied"
         receipt = result.data if result is not None and result.ok else None
-        if result is None or result.status == "timeout":
+        if result is None or result.status == "timeout" or _maybe_applied(result):
             outcome = "unknown"
         try:
             if outcome == "unknown" and self.reconcile is not None:
@@ -345,7 +321,7 @@ class Idempotent:
             kept = self.ledger.keep_note(note) if isinstance(written, LedgerError) else ""
         answer = result if result is not None else ToolResult(status="error")
         if written == "late" and outcome == "applied":
-            return answer.with_notices([Notice(field="", action="late_completion", message=_LATE)])
+            return answer.with_notices([Notice(field="", action="late_completion", message=answers.LATE)])
         if isinstance(written, LedgerError):
             said = (
                 f"The ledger {self.ledger.path} could not record this call's outcome ({outcome.replace('_', ' ')}) "
@@ -361,10 +337,9 @@ class Idempotent:
             self.ledger.notes.drop(note.key, note.token)
 
 
-_LATE = (
-    "This call's claim was taken over before it finished (its holder was presumed gone); the effect was "
-    "applied and its receipt is recorded as a late completion, which reconcile_pending reports."
-)
+def _maybe_applied(result: ToolResult) -> bool:
+    """The tool says its request may have been applied although it got no answer (``outcome_unknown``)."""
+    return any(notice.action == "outcome_unknown" for notice in result.notices)
 
 
 def idempotent(
@@ -378,6 +353,7 @@ def idempotent(
     lease: float = 60.0,
     wait: float = 0.0,
     repeat_ok: bool = False,
+    scope: str | None = None,
 ) -> Any:
     """Put a write tool behind the ledger: ``idempotent(tool, ledger=...)`` or ``@idempotent(ledger=...)``.
 
@@ -385,7 +361,8 @@ def idempotent(
     lives (see the module docstring); ``reconcile`` settles the pending claim of a holder known to be gone;
     ``lease`` is how long a claim stays alive without renewal (the holder renews it every ``lease / 3``
     seconds while the tool runs); ``wait`` lets a concurrent identical call wait for the first one's receipt;
-    ``repeat_ok=True`` declares that repeating is meaningful (no deduplication at all).
+    ``repeat_ok=True`` declares that repeating is meaningful (no deduplication at all); ``scope`` replaces the
+    caller's session in the dedupe key (see the module docstring).
     """
     options: dict[str, Any] = {
         "ledger": ledger,
@@ -395,6 +372,7 @@ def idempotent(
         "lease": lease,
         "wait": wait,
         "repeat_ok": repeat_ok,
+        "scope": scope,
     }
     if tool is not None:
         return Idempotent(tool, **options)

@@ -1,13 +1,17 @@
 """The idempotency ledger: a real SQLite file that remembers which write calls already happened.
 
 One file holds three tables: ``idempotency`` (one row per dedupe key: ``pending`` while an external effect is
-in flight, ``completed`` with the receipt afterwards), ``late_completions`` (receipts of holders whose claim
-was taken over before they finished, kept for :func:`~toolkit.runtime.reconcile_pending` to report) and
+in flight, ``unknown`` when nobody knows whether it happened, ``completed`` with the receipt afterwards; the
+states and every statement on the table are :mod:`toolkit.runtime.store`'s), ``late_completions`` (receipts of
+holders whose claim was taken over before they finished, kept for :func:`~toolkit.runtime.reconcile_pending` to
+report) and
 ``reservations`` (holds that lapse by expiry, see :mod:`toolkit.runtime.saga`). The file is opened in WAL mode
 with a ``busy_timeout``, so several processes can share it: writers queue on ``BEGIN IMMEDIATE`` instead of
 failing. A file the ledger cannot use (locked past ``busy_timeout``, corrupt or truncated, someone else's
-``idempotency`` table, a folder, read-only, under a file) raises :class:`~toolkit.runtime.LedgerError` with a
-slug, the file's name and what to do; nothing is called before the ledger has answered.
+``idempotency`` table, a folder, read-only, under a file, deleted while in use or deleted while the outcomes of
+its claims wait beside it in ``<file>.unrecorded/``) raises :class:`~toolkit.runtime.LedgerError` with a
+slug, the file's name and what to do; nothing is called before the ledger has answered. A deleted file is never
+a fresh start while anything says it held claims.
 
 Clocks. All processes sharing a ledger run on **one host** (one kernel): SQLite's WAL mode needs shared memory,
 so a ledger on a network file system is not supported. The ledger measures how old a record or a lease is on
@@ -42,26 +46,20 @@ from pathlib import Path
 from typing import Literal
 
 from toolkit._exceptions import LedgerError, RuntimeConfigError
-from toolkit.runtime import holders
+from toolkit.runtime import holders, store
 from toolkit.runtime.notes import Note, Notes
 from toolkit.runtime.records import (
-    COLUMNS,
-    ORPHANED,
     Instant,
     LateCompletion,
     LedgerRecord,
     RecordState,
-    decode_receipt,
     encode_receipt,
     iso_time,
-    load_record,
-    to_record,
 )
 
 __all__ = [
     "CLOCK_TOLERANCE",
     "DEFAULT_LEDGER_PATH",
-    "ORPHANED",
     "Clock",
     "Instant",
     "LateCompletion",
@@ -71,7 +69,6 @@ __all__ = [
     "Sweep",
     "encode_receipt",
     "iso_time",
-    "load_record",
 ]
 
 DEFAULT_LEDGER_PATH = Path(".toolkit") / "ledger.sqlite3"
@@ -83,37 +80,7 @@ Clock = Callable[[], float]
 CLOCK_TOLERANCE = 5.0
 """Seconds by which wall clocks may disagree before a replay reports ``clock_skew``."""
 
-_TABLES: dict[str, str] = {
-    "idempotency": """
-CREATE TABLE IF NOT EXISTS idempotency (
-    key TEXT PRIMARY KEY,
-    session_id TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('pending', 'completed')),
-    token TEXT NOT NULL,
-    receipt TEXT,
-    created_at REAL NOT NULL,
-    completed_at REAL,
-    expires_at REAL NOT NULL,
-    holder TEXT,
-    lease REAL,
-    timeline TEXT,
-    created_mono REAL,
-    heartbeat_at REAL,
-    heartbeat_mono REAL
-);
-CREATE INDEX IF NOT EXISTS idempotency_tool_state ON idempotency (tool, state);""",
-    "late_completions": """
-CREATE TABLE IF NOT EXISTS late_completions (
-    key TEXT NOT NULL,
-    token TEXT NOT NULL,
-    session_id TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    receipt TEXT,
-    completed_at REAL NOT NULL,
-    PRIMARY KEY (key, token)
-);""",
-    "reservations": """
+_RESERVATIONS = """
 CREATE TABLE IF NOT EXISTS reservations (
     id TEXT PRIMARY KEY,
     resource TEXT NOT NULL,
@@ -123,16 +90,9 @@ CREATE TABLE IF NOT EXISTS reservations (
     expires_at REAL NOT NULL,
     settled_at REAL
 );
-CREATE INDEX IF NOT EXISTS reservations_resource ON reservations (resource, state);""",
-}
-# Columns a table must have to be the ledger's own (the first release's); later columns are added in place.
-_REQUIRED = {
-    "idempotency": set(COLUMNS.split(", ")[:9]),
-    "late_completions": {"key", "token", "session_id", "tool", "receipt", "completed_at"},
-    "reservations": {"id", "resource", "holder", "state", "created_at", "expires_at", "settled_at"},
-}
-_ADDED = {"holder": "TEXT", "lease": "REAL", "timeline": "TEXT", "created_mono": "REAL"}
-_ADDED |= {"heartbeat_at": "REAL", "heartbeat_mono": "REAL"}
+CREATE INDEX IF NOT EXISTS reservations_resource ON reservations (resource, state);"""
+# Columns a reservations table must have to be the ledger's own.
+_RESERVATION_COLUMNS = {"id", "resource", "holder", "state", "created_at", "expires_at", "settled_at"}
 
 
 class ManualClock:
@@ -201,6 +161,7 @@ class Ledger:
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(21, "Is a directory", str(self.path))
+            self._check_not_lost()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.path.exists():  # SQLite would fall back to reading only, and fail at the first write
                 os.close(os.open(self.path, os.O_RDWR))
@@ -249,6 +210,13 @@ class Ledger:
     def connect(self, *, timeout: float | None = None) -> sqlite3.Connection:
         """A new connection in autocommit mode (transactions are explicit) with the busy timeout set."""
         seconds = self.busy_timeout if timeout is None else timeout
+        if self._anchor is not None and not self.path.exists():  # SQLite would make a new, empty file
+            raise LedgerError(
+                f"the ledger {self.path} was deleted or moved while in use; its records (claims in flight "
+                "too) are gone with it, so nothing runs until it is restored (or the process is restarted on a "
+                "new file once those calls are reconciled with their external systems)",
+                slug="ledger_unavailable",
+            )
         with self.guarded():
             conn = sqlite3.connect(self.path, timeout=seconds, isolation_level=None)
             try:
@@ -311,21 +279,25 @@ class Ledger:
 
     def _schema_work(self, conn: sqlite3.Connection) -> list[str]:
         """The statements that would make this file a current ledger (none when it is one already)."""
-        work: list[str] = []
-        for table, create in _TABLES.items():
-            present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-            if not present:
-                work += [statement.strip() for statement in create.split(";") if statement.strip()]
-            elif not _REQUIRED[table] <= present:
-                raise LedgerError(
-                    f"{self.path} has a table {table!r} that the ledger did not make (it lacks "
-                    f"{', '.join(sorted(_REQUIRED[table] - present))}); give Ledger a file of its own, "
-                    "e.g. .toolkit/ledger.sqlite3, or move that file away",
-                    slug="ledger_schema",
-                )
-            elif table == "idempotency":
-                work += [f"ALTER TABLE idempotency ADD COLUMN {c} {t}" for c, t in _ADDED.items() if c not in present]
+        work = store.schema_work(conn, self.path)
+        present = {row[1] for row in conn.execute("PRAGMA table_info(reservations)")}
+        if not present:
+            work += [statement.strip() for statement in _RESERVATIONS.split(";") if statement.strip()]
+        else:
+            store.check_own(present, _RESERVATION_COLUMNS, "reservations", self.path)
         return work
+
+    def _check_not_lost(self) -> None:
+        """A missing file whose claims left outcomes beside it was deleted or moved: starting afresh would run
+        those calls again."""
+        if self.path.exists() or not any(self.notes.folder.glob("*.json")):
+            return
+        raise LedgerError(
+            f"the ledger {self.path} is missing, but {self.notes.folder} holds outcomes of its claims: it was "
+            "deleted or moved, and a new file would run those calls again; restore the file (or, once every "
+            "call they name is reconciled with its external system, move that folder away)",
+            slug="ledger_unavailable",
+        )
 
     # -- dedupe records ------------------------------------------------------------------------------
     def record(self, key: str) -> LedgerRecord | None:
@@ -333,36 +305,25 @@ class Ledger:
         conn = self.connect()
         try:
             with self.guarded():
-                return load_record(conn, key)
+                return store.load(conn, key)
         finally:
             conn.close()
 
     def records(self, *, tool: str | None = None, state: RecordState | None = None) -> list[LedgerRecord]:
         """All records, oldest first, optionally only one tool's or one state's."""
-        query, params = f"SELECT {COLUMNS} FROM idempotency WHERE 1=1", list[str]()
-        if tool is not None:
-            query, params = query + " AND tool = ?", [*params, tool]
-        if state is not None:
-            query, params = query + " AND state = ?", [*params, state]
         conn = self.connect()
         try:
             with self.guarded():
-                rows = conn.execute(query + " ORDER BY created_at, key", params).fetchall()
+                return store.select(conn, tool=tool, state=state)
         finally:
             conn.close()
-        return [to_record(row) for row in rows]
 
     def sweep(self) -> Sweep:
-        """Delete expired *completed* records and mark expired, unconfirmed reservations as lapsed. Pending
-        claims are never swept: their outcome is unknown until a reconcile settles them."""
+        """Delete expired *completed* records and mark expired, unconfirmed reservations as lapsed. Pending and
+        unknown claims are never swept: their outcome is unknown until a reconcile settles them."""
         at = self.instant()
         with self.transaction() as conn, self.guarded():
-            expired = conn.execute(
-                "DELETE FROM idempotency WHERE state = 'completed' AND ("
-                " (timeline = ? AND created_mono IS NOT NULL AND ? - created_mono >= expires_at - created_at)"
-                " OR ((timeline IS NOT ? OR created_mono IS NULL) AND expires_at <= ?))",
-                (at.timeline or None, at.mono, at.timeline or None, at.wall),  # "": no timeline to share
-            ).rowcount
+            expired = store.delete_expired(conn, at)
             lapsed = conn.execute(
                 "UPDATE reservations SET state = 'lapsed', settled_at = ? WHERE state = 'held' AND expires_at <= ?",
                 (at.wall, at.wall),
@@ -378,15 +339,12 @@ class Ledger:
 
     def late_completions(self, tool: str | None = None) -> list[LateCompletion]:
         """Receipts of holders that finished after their claim had been taken over, oldest first."""
-        query = "SELECT key, token, session_id, tool, receipt, completed_at FROM late_completions"
-        query += " WHERE tool = ?" if tool is not None else ""
         conn = self.connect()
         try:
             with self.guarded():
-                rows = conn.execute(query + " ORDER BY completed_at, key", (tool,) if tool else ()).fetchall()
+                return store.late(conn, tool)
         finally:
             conn.close()
-        return [LateCompletion(k, t, s, n, decode_receipt(r), at) for k, t, s, n, r, at in rows]
 
 
 # -- what went wrong with the file -------------------------------------------------------------------

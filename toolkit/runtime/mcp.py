@@ -21,10 +21,14 @@ a schema would cost bytes in every ``tools/list`` and tell a client nothing the 
 
 Confirmation. A tool that needs it answers ``needs_confirmation`` (the HTTP request or the cleaned arguments in
 ``data``). When the client can show a form (the ``elicitation`` capability), the server asks the user: on
-2026-07-28 and later by answering ``InputRequiredResult`` (the client calls again with the answer, bound to these
-exact arguments by ``requestState``), before that by an ``elicitation/create`` request during the call. A "yes"
+2026-07-28 and later by answering ``InputRequiredResult`` (the client calls again with the answer and the
+``requestState`` it was given), before that by an ``elicitation/create`` request during the call. A "yes"
 runs the call confirmed; a "no" is a ``rejected`` envelope (nothing was sent). A client without elicitation gets
-the ``needs_confirmation`` envelope itself, and the write does not run.
+the ``needs_confirmation`` envelope itself, and the write does not run. A ``requestState`` is signed by this
+server process and binds the answer to whoever was asked (the transport's ``mcp-session-id``, else the
+authenticated principal, else this server: an unauthenticated stateless client has no identity to bind to) and
+to the tool and its exact arguments; it is good for one answer only, within :data:`CONFIRM_TTL` seconds:
+replayed, from someone else, for other arguments or too late, it is no answer and the user is asked again.
 
 Over HTTP the server listens on loopback only (see :func:`~toolkit.runtime.serving.check_host`) with the SDK's
 DNS-rebinding protection (Host and Origin must name a loopback address).
@@ -40,6 +44,8 @@ import json
 import secrets
 import socket
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -47,6 +53,7 @@ import anyio
 import mcp.types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
+from mcp.server.request_state import authenticated_principal
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
@@ -61,7 +68,7 @@ from toolkit.runtime.serving import Served, check_host, is_loopback
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-__all__ = ["CONFIRM_KEY", "build_server", "http_app", "run_http", "run_stdio"]
+__all__ = ["CONFIRM_KEY", "CONFIRM_TTL", "build_server", "http_app", "run_http", "run_stdio"]
 
 CONFIRM_KEY = "confirm"
 """The elicitation's one field (a boolean), and its key among a retry's ``inputResponses``."""
@@ -79,7 +86,11 @@ _SCHEMA: types.ElicitRequestedSchema = {
     "required": [CONFIRM_KEY],
 }
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+CONFIRM_TTL = 300.0
+"""Seconds within which the answer to a confirmation question is taken (a ``requestState`` expires after)."""
 _STATE_KEY = secrets.token_bytes(32)  # a retry's requestState must come from this server's own question
+_REDEEMED: dict[str, float] = {}  # nonce -> expiry of the requestStates already answered (single use)
+_REDEEMED_LOCK = threading.Lock()
 
 Answer = Literal["accept", "decline", "cancel"]
 Context = ServerRequestContext[Any, Any]
@@ -95,8 +106,9 @@ def build_server(served: Served, *, name: str = "toolkit") -> Server[Any]:
         ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
         call = served.find(params.name, params.arguments)
-        run = functools.partial(served.run, call, session_id=_session(ctx), call_id=str(ctx.request_id or ""))
-        outcome = await _call(ctx, params, call, run)
+        session = _session(ctx)
+        run = functools.partial(served.run, call, session_id=session, call_id=str(ctx.request_id or ""))
+        outcome = await _call(ctx, params, call, run, session or authenticated_principal(ctx) or served.session_id)
         if isinstance(outcome, types.InputRequiredResult):
             return outcome
         return types.CallToolResult.model_validate(served.reply(call, outcome))
@@ -105,15 +117,15 @@ def build_server(served: Served, *, name: str = "toolkit") -> Server[Any]:
 
 
 async def _call(
-    ctx: Context, params: types.CallToolRequestParams, call: Call, run: Callable[..., ToolResult]
+    ctx: Context, params: types.CallToolRequestParams, call: Call, run: Callable[..., ToolResult], session: str
 ) -> ToolResult | types.InputRequiredResult:
     """The call's envelope; a confirmation the user gives (or refuses) on the way decides the second run."""
-    answer = _answered(params, call)
+    answer = _answered(params, call, session)
     if answer is None:
         result = await anyio.to_thread.run_sync(run)
         if result.status != "needs_confirmation" or not _can_ask(ctx):
             return result
-        asked = await _ask(ctx, call, result)
+        asked = await _ask(ctx, call, result, session)
         if asked is None or isinstance(asked, types.InputRequiredResult):
             return result if asked is None else asked
         answer = asked
@@ -144,22 +156,45 @@ def _question(call: Call, result: ToolResult) -> str:
     return f"{tool} changes data and runs only with your confirmation. It would run with:\n\n{shown}"
 
 
-def _state(call: Call) -> str:
-    """Binds an answer to the question this server asked: the tool and its exact arguments, signed."""
-    text = f"{call.name}|{json.dumps(call.arguments or {}, sort_keys=True)}"
-    return "confirm:" + hmac.new(_STATE_KEY, text.encode(), hashlib.sha256).hexdigest()
+def _state(call: Call, session: str) -> str:
+    """A question's ``requestState``: a fresh nonce and an expiry, signed with the session, tool and arguments."""
+    nonce, expires = secrets.token_hex(16), int(time.time() + CONFIRM_TTL)
+    return f"confirm:{nonce}:{expires}:{_signature(call, session, nonce, expires)}"
+
+
+def _signature(call: Call, session: str, nonce: str, expires: int) -> str:
+    text = json.dumps([session, call.name, call.arguments or {}, nonce, expires], sort_keys=True)
+    return hmac.new(_STATE_KEY, text.encode(), hashlib.sha256).hexdigest()
+
+
+def _redeem(state: str | None, call: Call, session: str) -> bool:
+    """Whether ``state`` is this server's question for this session and call, unexpired and not yet answered;
+    redeeming it uses it up."""
+    parts, now = (state or "").split(":"), time.time()
+    if len(parts) != 4 or parts[0] != "confirm" or not parts[2].isdigit() or int(parts[2]) < now:
+        return False
+    _, nonce, expires, signature = parts
+    if not hmac.compare_digest(signature, _signature(call, session, nonce, int(expires))):
+        return False
+    with _REDEEMED_LOCK:
+        for used in [n for n, until in _REDEEMED.items() if until < now]:
+            del _REDEEMED[used]  # an expired state is refused by its date already
+        if nonce in _REDEEMED:
+            return False
+        _REDEEMED[nonce] = float(expires)
+    return True
 
 
 def _modern(ctx: Context) -> bool:
     return is_version_at_least(ctx.protocol_version, INPUT_REQUIRED_VERSION)
 
 
-async def _ask(ctx: Context, call: Call, result: ToolResult) -> Answer | types.InputRequiredResult | None:
+async def _ask(ctx: Context, call: Call, result: ToolResult, session: str) -> Answer | types.InputRequiredResult | None:
     """Ask the user (``None`` when the client could not be asked after all)."""
     question = _question(call, result)
     if _modern(ctx):
         request = types.ElicitRequest(params=types.ElicitRequestFormParams(message=question, requested_schema=_SCHEMA))
-        return types.InputRequiredResult(input_requests={CONFIRM_KEY: request}, request_state=_state(call))
+        return types.InputRequiredResult(input_requests={CONFIRM_KEY: request}, request_state=_state(call, session))
     if not ctx.session.can_send_request:
         return None
     try:
@@ -169,11 +204,11 @@ async def _ask(ctx: Context, call: Call, result: ToolResult) -> Answer | types.I
     return _verdict(reply)
 
 
-def _answered(params: types.CallToolRequestParams, call: Call) -> Answer | None:
-    """The user's answer a 2026-07-28 retry carries for exactly this call, if any."""
+def _answered(params: types.CallToolRequestParams, call: Call, session: str) -> Answer | None:
+    """The user's answer a 2026-07-28 retry carries for exactly this call in this session, if any (once)."""
     responses = params.input_responses or {}
     reply = responses.get(CONFIRM_KEY)
-    if not isinstance(reply, types.ElicitResult) or params.request_state != _state(call):
+    if not isinstance(reply, types.ElicitResult) or not _redeem(params.request_state, call, session):
         return None
     return _verdict(reply)
 

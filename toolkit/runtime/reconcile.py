@@ -1,6 +1,7 @@
 """Resolving pending claims on restart: :func:`reconcile_pending` and its :class:`ReconcileReport`.
 
-Claims left ``pending`` by a crash, an exception or a ledger that could not be written are settled here, one
+Claims left ``pending`` by a crash or a ledger that could not be written, and ``unknown`` ones (an exception, a
+timeout, a request that may have been applied), are settled here, one
 transaction each, with what their holder noted beside the ledger (:mod:`toolkit.runtime.notes`) or, failing
 that, with what the external system says (``lookup``). A claim whose holder may still apply its effect is
 left alone. Receipts of holders that finished after a takeover (``late_completions``) are reported once.
@@ -10,11 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit._context import ToolContext
-from toolkit.runtime import claims
+from toolkit.runtime import claims, store
 from toolkit.runtime.claims import DEFAULT_TTL, Lookup
 from toolkit.runtime.ledger import Ledger
-from toolkit.runtime.records import load_record
 
 __all__ = ["ReconcileReport", "reconcile_pending"]
 
@@ -33,7 +32,8 @@ class ReconcileReport:
 
 
 def reconcile_pending(ledger: Ledger, tool_name: str, lookup: Lookup, *, older_than: float = 0.0) -> ReconcileReport:
-    """Resolve ``tool_name``'s pending records at least ``older_than`` seconds old; call this on restart.
+    """Resolve ``tool_name``'s pending and unknown records at least ``older_than`` seconds old; call this on
+    restart.
 
     A claim whose holder left a side note is settled by the note. A claim whose holder may still apply the
     effect (a live process on this host, or a lease still renewed) is left alone. Otherwise ``lookup(key)``
@@ -41,7 +41,8 @@ def reconcile_pending(ledger: Ledger, tool_name: str, lookup: Lookup, *, older_t
     did not. Each record is settled in its own transaction, re-read under the lock; the lookup runs outside it.
     """
     settled: dict[str, list[str]] = {"completed": [], "released": [], "in_flight": []}
-    for pending in ledger.records(tool=tool_name, state="pending"):
+    open_claims = ledger.records(tool=tool_name, state="pending") + ledger.records(tool=tool_name, state="unknown")
+    for pending in sorted(open_claims, key=lambda record: (record.created_at, record.key)):
         at = ledger.instant()
         note = ledger.notes.find(pending.key, pending.token)
         if note is not None and note.outcome != "unknown":
@@ -54,7 +55,7 @@ def reconcile_pending(ledger: Ledger, tool_name: str, lookup: Lookup, *, older_t
         else:
             receipt = lookup(pending.key)
         with ledger.transaction() as conn, ledger.guarded():
-            if load_record(conn, pending.key) != pending:
+            if store.load(conn, pending.key) != pending:
                 continue
             claims.settle(conn, pending, receipt, at)
         if note is not None:
@@ -75,9 +76,9 @@ def _absorb_late(ledger: Ledger, tool_name: str) -> tuple[str, ...]:
     for late in ledger.late_completions(tool_name):
         at = ledger.instant()
         with ledger.transaction() as conn, ledger.guarded():
-            if load_record(conn, late.key) is None:
-                context = ToolContext(session_id=late.session_id)
-                claims.insert(conn, late.key, context, late.tool, late.receipt, at, ttl=DEFAULT_TTL, lease=None)
-            conn.execute("DELETE FROM late_completions WHERE key = ? AND token = ?", (late.key, late.token))
+            if store.load(conn, late.key) is None:
+                entry = store.Entry(late.key, late.session_id, late.tool)
+                store.record_completed(conn, entry, late.receipt, at, ttl=DEFAULT_TTL)
+            store.drop_late(conn, late.key, late.token)
         keys.append(late.key)
     return tuple(keys)

@@ -3,20 +3,19 @@
 A record's age is measured on the timeline it was written on (see :mod:`toolkit.runtime.holders`) when the
 reader shares that timeline, and on the wall clock otherwise (after a reboot), where a record dated in the
 reader's future is zero seconds old: unexpired. :meth:`LedgerRecord.skew` says by how much the reader's wall
-clock disagrees with the record's, so that a replay can report it.
+clock disagrees with the record's, so that a replay can report it. The states a record moves through, and the
+statements that move it, are :mod:`toolkit.runtime.store`'s.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 __all__ = [
     "COLUMNS",
-    "ORPHANED",
     "Instant",
     "LateCompletion",
     "LedgerRecord",
@@ -24,18 +23,14 @@ __all__ = [
     "decode_receipt",
     "encode_receipt",
     "iso_time",
-    "load_record",
-    "to_record",
 ]
 
-RecordState = Literal["pending", "completed"]
-
-ORPHANED = "orphaned"
-"""The ``token`` of a pending claim whose caller saw an exception or a timeout instead of an answer."""
+RecordState = Literal["pending", "unknown", "completed"]
+"""Where a dedupe record stands (drawn in :mod:`toolkit.runtime.store`)."""
 
 COLUMNS = (
     "key, session_id, tool, state, token, receipt, created_at, completed_at, expires_at,"
-    " holder, lease, timeline, created_mono, heartbeat_at, heartbeat_mono"
+    " holder, lease, timeline, created_mono, heartbeat_at, heartbeat_mono, args_hash"
 )
 
 
@@ -45,8 +40,9 @@ def iso_time(epoch: float) -> str:
 
 
 def encode_receipt(receipt: Any) -> str:
-    """Receipts are stored as JSON; values JSON cannot hold (dates, decimals) are stored as strings."""
-    return json.dumps(receipt, sort_keys=True, ensure_ascii=False, default=str)
+    """Receipts are stored as JSON; values JSON cannot hold (dates, decimals) are stored as strings. ASCII
+    escapes keep every text storable, a lone surrogate too (SQLite stores UTF-8)."""
+    return json.dumps(receipt, sort_keys=True, default=str)
 
 
 def decode_receipt(text: str | None) -> Any:
@@ -86,6 +82,7 @@ class LedgerRecord:
     created_mono: float | None = None
     heartbeat_at: float | None = None
     heartbeat_mono: float | None = None
+    args_hash: str | None = None
 
     def _on(self, at: Instant) -> bool:
         return bool(self.timeline) and self.timeline == at.timeline and self.created_mono is not None
@@ -122,8 +119,8 @@ class LedgerRecord:
 
     @property
     def orphaned(self) -> bool:
-        """A pending claim whose caller gave up (exception or timeout): the effect's outcome is unknown."""
-        return self.state == "pending" and self.token == ORPHANED
+        """A claim nobody holds any more whose effect's outcome is unknown (state ``unknown``)."""
+        return self.state == "unknown"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,15 +144,3 @@ class LateCompletion:
     tool: str
     receipt: Any
     completed_at: float
-
-
-def to_record(row: tuple[Any, ...]) -> LedgerRecord:
-    values = list(row)
-    values[5] = decode_receipt(values[5])
-    return LedgerRecord(*values)
-
-
-def load_record(conn: sqlite3.Connection, key: str) -> LedgerRecord | None:
-    """Read one record through an open connection (inside the caller's transaction)."""
-    row = conn.execute(f"SELECT {COLUMNS} FROM idempotency WHERE key = ?", (key,)).fetchone()
-    return None if row is None else to_record(row)

@@ -14,6 +14,13 @@ the HTTP runtime, whose base URL is ``base_url`` when given, else the first abso
 timeout, confirmation policy, transport). Every call goes through one :class:`~toolkit.runtime.Executor`: with a
 ledger, write tools are idempotent (a repeat is a replay); a timeout or an exception is an envelope.
 
+The ledger's scope. Without ``scope``, dedupe keys are scoped to the protocol's session: streamable HTTP's
+``mcp-session-id``, or one id per server on stdio, so nothing is deduplicated across a restart or a reconnect
+(MCP carries no conversation id to use instead). ``scope="..."`` (``toolkit serve --scope NAME``) keys every
+call in that one stable name, so a server restarted on the same ledger file replays what it ran; the trade-off is
+that two conversations asking for the same write with the same arguments inside the TTL are one call, so give
+each deployment (or each user, each run) a scope of its own.
+
 Confirmation stays the tools' own (``needs_confirmation`` until the call is made with
 ``extras={"confirmed": True}``); a protocol edge asks the user and calls :meth:`Served.run` again with
 ``confirmed=True``. Serving on the network is refused unless asked for: :func:`check_host`.
@@ -114,10 +121,12 @@ def served(
     ledger: Ledger | str | os.PathLike[str] | None = None,
     timeout: float = 30.0,
     session_id: str | None = None,
+    scope: str | None = None,
 ) -> Served:
     """The tools of ``source`` ready to serve (see the module docstring). ``ledger`` is a ledger or its file's
     path (opened here, closed by :meth:`Served.close`); ``session_id`` scopes the ledger's dedupe keys when the
-    protocol names no session (default: one id per server)."""
+    protocol names no session (default: one id per server); ``scope`` replaces every session in the keys with
+    one stable name, so dedupe survives restarts."""
     builder = _Builder(base_url, config)
     runnable = [builder.runnable(item) for item in _items(source)]
     flat = [tool for item in runnable for tool in (item if isinstance(item, list) else [item])]
@@ -137,7 +146,7 @@ def served(
     clients = {id(c): c for c in builder.clients + _clients_of(flat)}.values()
     opened = None if ledger is None or isinstance(ledger, Ledger) else Ledger(ledger)
     try:
-        executor = Executor(flat, timeout=timeout, ledger=ledger if isinstance(ledger, Ledger) else opened)
+        executor = Executor(flat, timeout=timeout, ledger=ledger if isinstance(ledger, Ledger) else opened, scope=scope)
     except BaseException:
         if opened is not None:
             opened.close()

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from toolkit._display._markup import esc, one_line_json
-from toolkit._display._reports import FixtureTableRow, cut_cell, fixture_rows
+from toolkit._display._markup import esc
+from toolkit._display._reports import FixtureTableRow, cut_cell, fixture_rows, tried_cell
 from toolkit.widgets._base import View, html_widget
 from toolkit.widgets._table import RowTable
 from toolkit.widgets.envelope import EnvelopeInspector
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FixturesView"]
 
-_COLUMNS = ["id", "family", "expected", "actual", "envelope", "verdict", "args"]
+_COLUMNS = ["id", "family", "expected", "actual", "envelope", "verdict", "value tried"]
 _VERDICTS = (("all", "all"), ("failed", "fail"), ("passed", "pass"))
 
 
@@ -29,8 +29,8 @@ def _status(row: FixtureTableRow) -> str:
 
 def _table_row(row: FixtureTableRow) -> dict[str, Any]:
     verdict = "pass" if row.passed else "FAIL"
-    cells = [row.id, row.family, row.expected, row.actual, _status(row), verdict, one_line_json(row.args)]
-    return {"id": row.id, "cells": [cut_cell(c) for c in cells], "kind": "pass" if row.passed else "fail"}
+    cells = [cut_cell(c) for c in (row.id, row.family, row.expected, row.actual, _status(row), verdict)]
+    return {"id": row.id, "cells": [*cells, tried_cell(row)], "kind": "pass" if row.passed else "fail"}
 
 
 class FixturesView(View):

@@ -19,6 +19,7 @@ from toolkit._display._envelopes import envelope_html
 from toolkit._form import form_of, starting_arguments
 from toolkit._tool import Tool
 from toolkit.widgets._base import View, html_widget
+from toolkit.widgets._code import CodeEditor, problem_mark
 from toolkit.widgets._controls import Group
 from toolkit.widgets.envelope import EnvelopeInspector
 
@@ -34,8 +35,9 @@ class Playground(View):
         self.result: Any = None
         self.form = form_of(tool.args_schema)
         start = starting_arguments(tool.args_schema)
-        self.editor = widgets.Textarea(
+        self.editor = CodeEditor(
             value=json.dumps(start, indent=2, sort_keys=True),
+            language="json",
             rows=max(6, min(24, json.dumps(start, indent=2).count("\n") + 2)),
             layout=widgets.Layout(width="98%"),
         )
@@ -60,8 +62,10 @@ class Playground(View):
     def _editor_arguments(self) -> dict[str, Any] | None:
         try:
             args = json.loads(self.editor.value)
-        except ValueError:
+        except json.JSONDecodeError as error:
+            self.editor.diagnostics = [problem_mark(error.lineno, f"not JSON: {error.msg}")]
             return None
+        self.editor.diagnostics = []
         return args if isinstance(args, dict) else None
 
     def _form_changed(self) -> None:

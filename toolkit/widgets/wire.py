@@ -7,6 +7,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from toolkit._display._markup import plural
 from toolkit._display._wire import payload_html
 from toolkit._lowering import DIALECTS
 from toolkit._tool import Tool
@@ -19,7 +20,7 @@ def _label(tool: Tool, dialect: str) -> str:
     payload = tool.payload(dialect)
     if payload.refusal is not None:
         return f"{dialect} (refused)"
-    return f"{dialect} · {payload.size} bytes · {len(payload.losses)} losses"
+    return f"{dialect} · {payload.size} bytes · {plural(len(payload.losses), 'loss')}"
 
 
 class WireView(View):
@@ -57,5 +58,5 @@ class WireView(View):
             return f"Wire of {self.tool.name} in {self.dialect}: refused ({payload.refusal.slug})"
         return (
             f"Wire of {self.tool.name} in {self.dialect}: sent as {payload.name}, {payload.size} bytes, "
-            f"{len(payload.losses)} losses ({len(DIALECTS)} dialects)"
+            f"{plural(len(payload.losses), 'loss')} ({len(DIALECTS)} dialects)"
         )

@@ -1,4 +1,4 @@
-"""A tool's invalid envelope, written beside its fast path (:mod:`toolkit._validation._generate`).
+"""A tool's invalid envelope, written beside its root function (:mod:`toolkit._validation._fastpath._root`).
 
 When a value fails the fast path's plain test, the call is usually invalid. Rather than decline and let the
 full validator start again (admission walk, run, the generic object check), the fast path hands the call to
@@ -41,17 +41,17 @@ from toolkit._validation._checks import (
     wanted_types,
 )
 from toolkit._validation._combinators import _accepts, core, declared_strings
-from toolkit._validation._compile import VALIDATION_KEYWORDS, Options, property_checks
+from toolkit._validation._compile import SCALAR_KEYWORDS, Options, property_checks
 from toolkit._validation._expected import describe, format_path, number_text
+from toolkit._validation._fastpath._predicates import SCALAR_TYPES, kinds, optional, validated
 from toolkit._validation._formats import FORMAT_CHECKS
 from toolkit._validation._objects import known_list
 from toolkit._validation._results import field_error, invalid_of
 from toolkit._validation._run import Run, short
 
-__all__ = ["invalid_lines", "kinds"]
+__all__ = ["invalid_lines"]
 
 _REFUSE, _OPEN, _DECLINE = "refuse", "open", "decline"
-_SCALARS = frozenset({"string", "integer", "number", "boolean", "null"})
 _MAX_REFS = 16
 
 
@@ -65,19 +65,6 @@ def _unlisted(root: Mapping[str, Any], options: Options) -> str:
     if "additionalProperties" not in root:
         return _REFUSE if options.closed and silent_on_unlisted(root) else _OPEN
     return _OPEN if additional is True or additional == {} else _DECLINE
-
-
-def _keywords(node: Mapping[str, Any]) -> set[str]:
-    return {key for key in node if key in VALIDATION_KEYWORDS}
-
-
-def kinds(node: Mapping[str, Any]) -> list[str]:
-    """The node's ``type`` as a list (``nullable: true`` adds null), as the compiler reads it; [] when untyped."""
-    named_type = node.get("type")
-    named = [named_type] if isinstance(named_type, str) else list(named_type) if isinstance(named_type, list) else []
-    if node.get("nullable") is True and named and "null" not in named:
-        named.append("null")
-    return named
 
 
 class _Steps:
@@ -98,7 +85,7 @@ class _Steps:
                 return schema, description
             own = schema.get("description")
             description = own if isinstance(own, str) else description
-            if _keywords(schema) != {"$ref"} or not isinstance(schema["$ref"], str):
+            if validated(schema) != {"$ref"} or not isinstance(schema["$ref"], str):
                 return schema, description
             schema = self.resolve(schema["$ref"])
         return None, description
@@ -108,12 +95,8 @@ class _Steps:
         node, description = self.enter(sub, None)
         if not isinstance(node, Mapping) or declared_strings(node, self.resolve):
             return whole
-        branches = node.get("anyOf", node.get("oneOf"))
-        if _keywords(node) <= {"anyOf", "oneOf"} and isinstance(branches, list) and len(branches) == 2:
-            nulls = [b for b in branches if isinstance(b, Mapping) and _keywords(b) == {"type"} and b["type"] == "null"]
-            if len(_keywords(node)) != 1 or len(nulls) != 1:
-                return whole
-            other = branches[1] if branches[0] is nulls[0] else branches[0]
+        other = optional(node)
+        if other is not None:
             inner, inner_description = self.enter(other, description)
             if not isinstance(inner, Mapping) or inner.get("nullable") is True:
                 return whole  # the compiler reads the union as a general anyOf/oneOf, with probes
@@ -136,7 +119,7 @@ class _Steps:
     def scalar(self, node: Mapping[str, Any], description: str | None, loc: str, path: str) -> list[str] | None:
         """The lines of a scalar node: its type test, then each keyword check; ``None`` for another shape."""
         named = kinds(node)
-        if not named or not set(named) <= _SCALARS or not _keywords(node) <= _SCALAR_KEYWORDS:
+        if not named or not set(named) <= SCALAR_TYPES or not validated(node) <= SCALAR_KEYWORDS:
             return None
         test = " or ".join(TYPE_TEST_SOURCE[kind].format("v") for kind in named)
         problem = f"{self.name(shown)}(v) + {self.name(' is not ' + wanted_types(named))}"
@@ -202,11 +185,6 @@ _TOO_LONG = "f'too long: {n} characters'"
 
 def _strings(values: Any) -> TypeGuard[list[str]]:
     return isinstance(values, list) and all(type(v) is str for v in values)
-
-
-_SCALAR_KEYWORDS = frozenset(
-    {"type", "nullable", "enum", "const", "format", "minLength", "maxLength", "pattern", "minimum", "maximum"}
-) | {"exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
 
 
 _SLACK = 2048
