@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus" / "openapi"
+from locations import CORPUS, REPO
 
 
 @pytest.fixture(scope="session")

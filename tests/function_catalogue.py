@@ -1,7 +1,7 @@
 """A catalogue of example functions: every supported type, all three docstring styles, and every trap.
 
 Each entry of :data:`CASES` is a :class:`Case` (a readable id, the callable, and ``from_function`` options).
-``tests/test_function_catalogue.py`` builds a tool from each and compares it with the golden file
+``tests/from_python/test_function_catalogue.py`` builds a tool from each and compares it with the golden file
 ``tests/golden/functions/<id>.json`` (declaration, losses, lints). Annotations here are strings
 (``from __future__ import annotations``) on purpose: the signature reader must resolve them.
 """

@@ -1,6 +1,6 @@
 """Seeded mutations of the real OpenAPI corpus: hostile inputs for :func:`toolkit.from_openapi`.
 
-Shared by ``tests/test_openapi_mutated.py`` (a bounded sample) and ``benchmarks/fuzz_openapi.py`` (10,000+
+Shared by ``tests/openapi/test_openapi_mutated.py`` (a bounded sample) and ``benchmarks/fuzz_openapi.py`` (10,000+
 cases). :func:`cases` yields :class:`Case` objects, each a pure function of ``(seed, index)``: a base document
 (a small spec whole, or a slice of a big one: a few paths and the components they reach), opted in with
 ``x-agent-tool`` for ``select="extension"``, then one to three tree mutations (keys deleted, duplicated or

@@ -7,7 +7,7 @@ functions build each provider's answer carrying tool calls (or text), in the sha
 
 The comparison helpers say what "equal" means on the wire: :func:`same_json` is equality of JSON text
 (key order, ``1`` against ``1.0``, every value); :func:`gemini_as_given` undoes google-genai's documented
-re-spelling of a ``parameters`` Schema (see ``tests/test_wire.py``).
+re-spelling of a ``parameters`` Schema (see ``tests/wire/test_wire.py``).
 """
 
 from __future__ import annotations

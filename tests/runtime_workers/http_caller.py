@@ -1,6 +1,6 @@
 """A process that makes one call to a generated HTTP tool behind the ledger and prints the envelope as JSON.
 
-Run by ``tests/test_exactly_once_processes.py``. ``--via module`` wraps the generated package's tool with
+Run by ``tests/runtime/test_exactly_once_processes.py``. ``--via module`` wraps the generated package's tool with
 ``idempotent(tool, ledger=..., scope=...)``; ``--via executor`` runs it through an ``Executor`` given the ledger
 (which wraps write tools itself). A ledger the process cannot use prints ``{"error": <slug>}`` instead.
 """

@@ -1,6 +1,6 @@
 """A worker process that calls an idempotent ``transfer`` tool once and prints the envelope as JSON.
 
-Run by ``tests/test_runtime_processes.py`` as a real subprocess so that crashes (SIGKILL) and races between
+Run by ``tests/runtime/test_runtime_processes.py`` as a real subprocess so that crashes (SIGKILL) and races between
 processes are real. The effect goes either to an "external" SQLite file the ledger cannot enlist
 (``--mode external``) or to a table in the ledger's own database (``--mode transaction``).
 
