@@ -11,7 +11,7 @@ And one key for the memos that share work between the operations of a document: 
 text of a value as it is (keys in their order), which tells apart every two values that lower differently. Its
 equality is the text's: ``1`` and ``1.0`` are two keys, because they lower to two declarations. The validator's
 ``json_key`` (``toolkit._validation._run``) is JSON Schema's equality instead (``enum``, ``const``,
-``uniqueItems``: ``1`` is ``1.0``); ``tests/test_json_text_key.py`` shows each caller needs its own.
+``uniqueItems``: ``1`` is ``1.0``); ``tests/schema/test_json_text_key.py`` shows each caller needs its own.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ It never leaves the package: :func:`toolkit.from_openapi` catches it per operati
 
 :data:`SLUGS` is the one table of refusal slugs (``Rejection.slug``) with their meanings (the README's
 reference section is rendered from it); :data:`RefusalSlug` is its ``Literal`` alias, so mypy checks every
-literal passed to :class:`Refusal` and ``Candidate.reject``. ``tests/test_vocabularies.py`` keeps both in
+literal passed to :class:`Refusal` and ``Candidate.reject``. ``tests/package/test_vocabularies.py`` keeps both in
 step with the package's source.
 """
 

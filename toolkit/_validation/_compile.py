@@ -22,7 +22,7 @@ read as if ``unevaluatedProperties: false`` stood there: a key that no in-place 
 ``additionalProperties: true`` (or a schema) is honoured. A name in such a node's ``required`` counts as listed.
 
 Two OpenAPI spellings are honoured because the lowered declaration honours them (see
-``tests/test_contract_consistency.py``): ``nullable: true`` beside a ``type`` also accepts ``null``, and a
+``tests/validation/test_contract_consistency.py``): ``nullable: true`` beside a ``type`` also accepts ``null``, and a
 ``readOnly`` property is never required (a request does not carry it; the declaration does not offer it).
 Non-string ``enum``/``const`` members are also accepted as the strings the declaration shows for them, except
 under ``if`` and ``not`` (the declaration shows no condition, so none is read that way).
