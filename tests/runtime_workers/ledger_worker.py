@@ -1,8 +1,9 @@
 """A worker process that calls an idempotent ``pay`` tool once and prints what happened as one JSON line.
 
-Run by ``tests/runtime/test_runtime_processes.py`` and ``tests/runtime/test_runtime_ledger_files.py`` as a real subprocess. The tool's effect is one line appended
-to an append-only log file (``--log``): the tests count effects there, never in the ledger. The receipt names
-the pid that applied the effect, so a test can tell whose receipt a caller got.
+Run by ``tests/runtime/test_runtime_processes.py`` and ``tests/runtime/test_runtime_ledger_files.py`` as a
+real subprocess. The tool's effect is one line appended to an append-only log file (``--log``): the tests
+count effects there, never in the ledger. The receipt names the pid that applied the effect, so a test can
+tell whose receipt a caller got.
 
 Schedule options:
   --ttl / --lease / --wait / --busy-timeout   the wrapper's and the ledger's settings (short ones keep tests fast)

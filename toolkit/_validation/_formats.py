@@ -84,8 +84,8 @@ def _date(value: str) -> bool:
     """``YYYY-MM-DD``, a real calendar day (``_DATE`` is the shape, written out).
 
     The dashes first: ``fromisoformat`` alone also takes ``20260807`` and ``2026-W32-5``. With them in place it
-    takes exactly the shape (it reads ASCII digits only) of a real day; ``tests/validation/test_validation_generated.py``
-    holds the two readings together.
+    takes exactly the shape (it reads ASCII digits only) of a real day;
+    ``tests/validation/test_validation_generated.py`` holds the two readings together.
     """
     if len(value) != 10 or value[4] != "-" or value[7] != "-":
         return False

@@ -6,8 +6,8 @@ The validator only ever makes a few fixed shapes (an ok result with cleaned data
 errors, a field error), from values it has already checked. So each is made as the envelope class's own
 object (``object.__new__``) whose slots are filled through the slots' own descriptors, which is what the
 constructor does, without its checks. What comes out is the value the dataclass makes: equal, of the same
-type, with the same fields. ``tests/validation/test_validation_generated.py`` holds them to it, and :data:`RESULT_FIELDS` /
-:data:`ERROR_FIELDS` to the dataclasses' own field lists.
+type, with the same fields. ``tests/validation/test_validation_generated.py`` holds them to it, and
+:data:`RESULT_FIELDS` / :data:`ERROR_FIELDS` to the dataclasses' own field lists.
 """
 
 from __future__ import annotations
