@@ -20,11 +20,11 @@ The cleaned object is a new dict in the data's own key order; defaults follow, i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
-from toolkit._schema import silent_on_unlisted
+from toolkit._schema import reachable, silent_on_unlisted
 from toolkit._validation._checks import MAX_DEPTH, Check, Run, Search, short, slow_problem
 from toolkit._validation._expected import Loc, describe, once
 
@@ -264,22 +264,16 @@ def _count_checks(
 def in_place_closure(schema: Any, resolve: Callable[[str], Any]) -> list[Mapping[str, Any]]:
     """``schema`` and every schema applied to the same value in place, through ``$ref``/``$dynamicRef``,
     ``allOf``/``anyOf``/``oneOf``, ``then``/``else`` and ``dependentSchemas`` (not ``if`` or ``not``)."""
-    found: list[Mapping[str, Any]] = []
-    todo, seen = [schema], set()
-    while todo:
-        node = todo.pop()
-        if not isinstance(node, Mapping) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        found.append(node)
-        todo.extend(resolve(node[key]) for key in ("$ref", "$dynamicRef") if isinstance(node.get(key), str))
+
+    def in_place(node: Mapping[str, Any]) -> Iterator[Any]:
+        yield from (resolve(node[key]) for key in ("$ref", "$dynamicRef") if isinstance(node.get(key), str))
         for key in ("allOf", "anyOf", "oneOf"):
-            todo.extend(node[key] if isinstance(node.get(key), list) else ())
-        if "then" in node or "else" in node:
-            todo.extend(node[key] for key in ("then", "else") if key in node)
+            yield from node[key] if isinstance(node.get(key), list) else ()
+        yield from (node[key] for key in ("then", "else") if key in node)
         if isinstance(node.get("dependentSchemas"), Mapping):
-            todo.extend(node["dependentSchemas"].values())
-    return found
+            yield from node["dependentSchemas"].values()
+
+    return list(reachable(schema, in_place))
 
 
 def refuses_unlisted(schema: Any, resolve: Callable[[str], Any], closed: bool) -> bool:
