@@ -63,7 +63,7 @@ class Recorder:
                 headers = {key.lower(): value for key, value in self.headers.items()}
                 captured = Captured(self.command, self.path, headers, raw, json.loads(raw) if raw else None)
                 recorder.requests.append(captured)
-                status, body = recorder.replies.pop(0) if recorder.replies else (500, {"error": "no reply left"})
+                status, body = recorder.answer(captured)
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -76,6 +76,10 @@ class Recorder:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def answer(self, captured: Captured) -> tuple[int, Any]:
+        """The next scripted reply (a subclass may decide from the request instead)."""
+        return self.replies.pop(0) if self.replies else (500, {"error": "no reply left"})
 
     @property
     def url(self) -> str:
@@ -255,7 +259,8 @@ def sent_replies(dialect: str, request: Captured) -> list[dict[str, Any]]:
             if item.get("type") == "function_call_output":
                 found.append({"id": item["call_id"], "envelope": json.loads(item["output"])})
     else:
-        for block in request.json["messages"][-1]["content"]:
+        content = request.json["messages"][-1]["content"]
+        for block in [] if isinstance(content, str) else content:  # a first request's text is a string
             if block["type"] == "tool_result":
                 found.append(
                     {"id": block["tool_use_id"], "envelope": json.loads(block["content"]), "error": block["is_error"]}

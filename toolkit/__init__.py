@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit._exceptions import (
     ChecksumMismatch,
     CodegenError,
+    EvalError,
     FixtureFileError,
     GitError,
     GoldenError,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from toolkit._contract import Injected, Lint, Loss, Policy, ToolContract
     from toolkit._diff import Change, DeclarationDiff, SpecDiff, diff_declarations, diff_specs
     from toolkit._envelope import BatchItem, BatchResult, FieldError, Notice, Replay, SagaReport, SagaStep, ToolResult
+    from toolkit._eval import EvalReport, Variant, evaluate, load_cases
     from toolkit._fixtures import Fixture, FixtureReport, fire, fixtures, load_fixtures
     from toolkit._from_python import from_function
     from toolkit._lowering import Lowered, Payload, lower
@@ -64,6 +66,8 @@ __all__ = [
     "ChecksumMismatch",
     "CodegenError",
     "DeclarationDiff",
+    "EvalError",
+    "EvalReport",
     "FieldError",
     "Fixture",
     "FixtureFileError",
@@ -102,17 +106,20 @@ __all__ = [
     "Toolset",
     "UnknownOperationError",
     "UsageError",
+    "Variant",
     "Workbench",
     "__version__",
     "canonical_json",
     "diff_declarations",
     "diff_specs",
+    "evaluate",
     "fire",
     "fixtures",
     "from_function",
     "from_openapi",
     "generate",
     "golden",
+    "load_cases",
     "load_fixtures",
     "lower",
     "payloads",
@@ -147,6 +154,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "PayloadSet": ("toolkit._wire", "PayloadSet"),
     "Call": ("toolkit._wire", "Call"),
     "try_live": ("toolkit._wire._live", "try_live"),
+    **{name: ("toolkit._eval", name) for name in ("EvalReport", "Variant", "evaluate", "load_cases")},
     "LiveRun": ("toolkit._wire._live", "LiveRun"),
     "fixtures": ("toolkit._fixtures", "fixtures"),
     "fire": ("toolkit._fixtures", "fire"),

@@ -19,6 +19,7 @@ Exceptions are for the programmer only, and every one of them comes from this sm
     ├── MissingExtraError           a feature needs a package of an extra that is not installed
     ├── GitError                    git, behind ``toolkit diff --git REV``, cannot run or fails
     ├── GoldenError                 golden files cannot be read or written
+    ├── EvalError                   a selection eval's cases or cassette cannot be used, or a replay is stale
     ├── CodegenError                a toolset cannot be turned into modules
     └── RuntimeConfigError          the runtime is misconfigured (missing credentials, ledger path, ...)
         └── LedgerError             the ledger file cannot be used (locked, corrupt, foreign, read-only, ...)
@@ -40,6 +41,7 @@ __all__ = [
     "ERROR_SLUGS",
     "ChecksumMismatch",
     "CodegenError",
+    "EvalError",
     "FixtureFileError",
     "GitError",
     "GoldenError",
@@ -283,6 +285,17 @@ class GoldenError(ToolkitError, OSError):
         "golden_manifest": "the golden manifest (`golden/golden.toml`) cannot be read",
         "golden_name": "a tool name cannot be a golden file name",
         "golden_write": "a golden file cannot be written",
+    }
+
+
+class EvalError(ToolkitError, ValueError):
+    """A selection eval cannot run as asked: its cases file, its cassette, or a replay that no longer matches."""
+
+    slugs: ClassVar[Mapping[str, str]] = {
+        "bad_eval_case": "a selection-eval cases file cannot be read, or a case does not fit the documented shape",
+        "bad_cassette": "a cassette file cannot be read or written, or is not a toolkit cassette",
+        "stale_cassette": "a replayed request is not in the cassette (the declaration or case changed: re-record)",
+        "eval_regression": "a selection eval's measure is lower in a variant than in the baseline, for a case",
     }
 
 

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from toolkit import __version__
 from toolkit._commands import demo, diff, fixtures, generate, golden, lower, pin, reference, serve
+from toolkit._commands import eval as evaluation
 from toolkit._exceptions import ToolkitError
 
 __all__ = ["COMMANDS", "EXIT_CODES", "build_parser", "main"]
@@ -25,6 +26,7 @@ COMMANDS: dict[str, ModuleType] = {
     "fixtures": fixtures,
     "golden": golden,
     "diff": diff,
+    "eval": evaluation,
     "generate": generate,
     "pin": pin,
     "demo": demo,
@@ -34,7 +36,8 @@ COMMANDS: dict[str, ModuleType] = {
 
 EXIT_CODES = """exit codes:
   0  ok: nothing to report
-  1  findings: a breaking diff, golden drift, fixtures that did not behave as expected
+  1  findings: a breaking diff, golden drift, fixtures that did not behave as expected,
+     an eval regression or a stale eval case
   2  a mistake in the command or its input: bad options, a target that cannot be read or imported
      (one message naming the file and line, and how to fix it; no traceback)
   3  a bug in toolkit itself (the traceback is printed so it can be reported)"""

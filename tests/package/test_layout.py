@@ -29,6 +29,7 @@ STAGES = {
     "_golden": "declarations <-> golden files",
     "_diff": "two declarations -> classified changes",
     "_wire": "a request's payloads; a provider's tool call -> tool, envelope -> function response; live runs",
+    "_eval": "cases x declaration sets -> selection, valid first call and recovery, side by side; cassettes",
     "_codegen": "toolset -> generated package files",
     "_form": "args_schema -> the fields a form edits and valid arguments to start from",
     "_schema": "a JSON Schema -> the keyword tables, references, subschemas and types every stage reads",

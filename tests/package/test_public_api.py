@@ -6,14 +6,15 @@ import toolkit as tk
 
 EXPECTED = [
     "BatchItem", "BatchResult", "Call", "Change", "ChecksumMismatch", "CodegenError", "DeclarationDiff",
-    "FieldError", "Fixture", "FixtureFileError", "FixtureReport", "GitError", "GoldenError", "Injected", "Lint",
+    "EvalError", "EvalReport", "FieldError", "Fixture", "FixtureFileError", "FixtureReport", "GitError",
+    "GoldenError", "Injected", "Lint",
     "LiveRun", "Loss", "Lowered", "MissingExtraError", "NamingError", "NotCallableError", "Notice", "Payload",
     "PayloadSet", "Policy", "ProviderError", "Rejection", "Replay", "RuntimeConfigError", "SagaReport", "SagaStep",
     "SchemaError", "SignatureError", "SpecDiff", "SpecError", "TargetError", "Tool", "ToolCallShapeError",
     "ToolContext", "ToolContract", "ToolResult", "ToolkitError", "Toolset", "UnknownOperationError", "UsageError",
-    "Workbench", "__version__", "canonical_json",
-    "diff_declarations", "diff_specs", "fire", "fixtures", "from_function", "from_openapi", "generate",
-    "golden", "load_fixtures", "lower", "payloads", "try_live",
+    "Variant", "Workbench", "__version__", "canonical_json",
+    "diff_declarations", "diff_specs", "evaluate", "fire", "fixtures", "from_function", "from_openapi", "generate",
+    "golden", "load_cases", "load_fixtures", "lower", "payloads", "try_live",
 ]  # fmt: skip
 
 
@@ -30,7 +31,7 @@ def test_every_public_name_resolves() -> None:
 def test_errors_share_one_root_and_carry_slugs() -> None:
     public = [getattr(tk, n) for n in tk.__all__ if n not in ("golden", "__version__")]
     errors = [e for e in public if isinstance(e, type) and issubclass(e, Exception)]
-    assert len(errors) == 18
+    assert len(errors) == 19
     for error in errors:
         assert issubclass(error, tk.ToolkitError)
         assert error.slug.replace("_", "").isalpha(), error

@@ -101,10 +101,13 @@ def _git_folder(revision: str, folder: str) -> dict[str, dict[str, Any]]:
 
 def _git_spec(revision: str, path: str, namespace: str, select: str) -> Toolset:
     """The toolset of spec file ``path`` as it was at ``revision``."""
+    return from_openapi(git_show(revision, path), namespace, select=select)
 
+
+def git_show(revision: str, path: str) -> str:
+    """The text of file ``path`` (relative to the working folder) at ``revision``; nothing is checked out."""
     _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
-    text = _git("show", f"{revision}:./{Path(path).as_posix()}")
-    return from_openapi(text, namespace, select=select)
+    return _git("show", f"{revision}:./{Path(path).as_posix()}")
 
 
 def _git(*arguments: str) -> str:

@@ -27,7 +27,7 @@ from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, _sessions, payloads
 from toolkit.runtime.redaction import Redactor, url_secrets
 
-__all__ = ["PROVIDERS", "LiveCall", "LiveRun", "Provider", "try_live"]
+__all__ = ["PROVIDERS", "LiveCall", "LiveRun", "Provider", "open_session", "provider_key", "try_live"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +127,11 @@ def try_live(
     dialect = dialect or spec.dialects[0]
     if dialect not in spec.dialects:
         raise UsageError(f"{provider} takes the dialects {', '.join(spec.dialects)}, not {dialect!r}")
-    name, key = _key(provider, spec, os.environ if env is None else env)
+    name, key = provider_key(provider, spec, os.environ if env is None else env)
     hide = Redactor({name: key, **url_secrets(base_url or "", "BASE_URL")})
     wire = payloads(tools, dialect)
     model = model or spec.model
-    send, history, close = _session(dialect, wire, prompt, model, key, base_url, timeout)
+    send, history, close = open_session(dialect, wire, prompt, model, key, base_url, timeout)
     try:
         return _run(wire, send, history, turns, execute, hide, LiveRun(provider, dialect, model, wire, (), "", 0))
     except ProviderError as error:  # the SDK's text may quote the key: re-raised redacted, without the SDK's own
@@ -168,7 +168,7 @@ def _run(
     return replace(run, calls=tuple(calls), text=hide.text(text), turns=turn)
 
 
-def _key(provider: str, spec: Provider, env: Mapping[str, str]) -> tuple[str, str]:
+def provider_key(provider: str, spec: Provider, env: Mapping[str, str]) -> tuple[str, str]:
     """The first of the provider's variables that is set, and its value (the key)."""
     for name in spec.keys:
         if env.get(name):
@@ -180,9 +180,17 @@ def _key(provider: str, spec: Provider, env: Mapping[str, str]) -> tuple[str, st
     )
 
 
-def _session(
-    dialect: str, wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float
+def open_session(
+    dialect: str,
+    wire: PayloadSet,
+    prompt: str,
+    model: str,
+    key: str,
+    base_url: str | None,
+    timeout: float,
+    transport: Any = None,
 ) -> Session:
+    """The conversation with ``dialect``'s SDK: ``send(history)``, the first history, ``close()``."""
     build = {
         "gemini": _sessions.gemini,
         "gemini_json": _sessions.gemini,
@@ -190,4 +198,4 @@ def _session(
         "openai_responses": _sessions.openai_responses,
         "anthropic": _sessions.anthropic,
     }[dialect]
-    return build(wire, prompt, model, key, base_url, timeout)
+    return build(wire, prompt, model, key, base_url, timeout, transport)

@@ -1,5 +1,7 @@
 """One conversation per provider SDK, for :func:`toolkit.try_live`: the client, the first message, and a
 ``send(history)`` that returns the model's turn (its items for the history, its tool calls, its text).
+``transport`` (given the SDK's ``httpx`` flavour, it returns a transport) routes every request, as
+:mod:`toolkit._eval` does to record and replay every exchange.
 
 Each SDK is imported inside its function (they are heavy, and optional: the ``providers`` extra). The
 tool list is the :class:`~toolkit.PayloadSet`'s bodies, handed to the SDK as they are; the model's own turn
@@ -10,7 +12,9 @@ goes back into the history verbatim (Gemini needs its ``thoughtSignature`` parts
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 from toolkit._exceptions import MissingExtraError, ProviderError, ToolkitError
@@ -19,6 +23,7 @@ from toolkit._wire import PayloadSet
 __all__ = ["anthropic", "gemini", "openai_chat", "openai_responses"]
 
 Turn = tuple[list[Any], list[Any], str]
+Transport = Callable[[ModuleType], Any]
 Session = tuple[Callable[[list[Any]], Turn], list[Any], Callable[[], None]]
 """``send(history)``, the first history, and ``close()`` for the client's connections."""
 
@@ -30,6 +35,15 @@ def _missing(package: str) -> ToolkitError:
     )
 
 
+def _client(sdk: ModuleType, transport: Transport | None, timeout: float) -> Any:
+    """The ``httpx`` client over ``transport``, of the flavour ``sdk`` speaks (``httpx2`` or ``httpx``)."""
+    if transport is None:
+        return None
+    base = importlib.import_module(f"{sdk.__name__}._base_client")
+    httpx = getattr(base, "httpx2", None) or base.httpx
+    return httpx.Client(transport=transport(httpx), timeout=timeout)
+
+
 @contextlib.contextmanager
 def _provider_errors(provider: str, *errors: type[BaseException]) -> Iterator[None]:
     try:
@@ -38,13 +52,26 @@ def _provider_errors(provider: str, *errors: type[BaseException]) -> Iterator[No
         raise ProviderError(f"{provider} answered with an error: {error}") from error
 
 
-def gemini(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float) -> Session:
+def gemini(
+    wire: PayloadSet,
+    prompt: str,
+    model: str,
+    key: str,
+    base_url: str | None,
+    timeout: float,
+    transport: Transport | None = None,
+) -> Session:
     try:  # google-genai is heavy and optional
         from google import genai
         from google.genai import errors, types
     except ImportError as error:
         raise _missing("google-genai") from error
-    options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000))
+    client_of = None
+    if transport is not None:
+        import httpx  # google-genai speaks httpx; loaded only when a run routes its requests
+
+        client_of = httpx.Client(transport=transport(httpx), timeout=timeout)
+    options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000), httpx_client=client_of)
     client = genai.Client(api_key=key, http_options=options)
     declarations = [types.FunctionDeclaration.model_validate(body) for body in wire.bodies]
     config = types.GenerateContentConfig(
@@ -67,12 +94,22 @@ def gemini(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | 
     return send, [{"role": "user", "parts": [{"text": prompt}]}], client.close
 
 
-def openai_chat(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float) -> Session:
+def openai_chat(
+    wire: PayloadSet,
+    prompt: str,
+    model: str,
+    key: str,
+    base_url: str | None,
+    timeout: float,
+    transport: Transport | None = None,
+) -> Session:
     try:  # openai is heavy and optional
         import openai
     except ImportError as error:
         raise _missing("openai") from error
-    client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout)
+    client = openai.OpenAI(
+        api_key=key, base_url=base_url, timeout=timeout, http_client=_client(openai, transport, timeout)
+    )
     tools: Any = wire.bodies
 
     def send(history: list[Any]) -> Turn:
@@ -86,13 +123,21 @@ def openai_chat(wire: PayloadSet, prompt: str, model: str, key: str, base_url: s
 
 
 def openai_responses(
-    wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float
+    wire: PayloadSet,
+    prompt: str,
+    model: str,
+    key: str,
+    base_url: str | None,
+    timeout: float,
+    transport: Transport | None = None,
 ) -> Session:
     try:  # openai is heavy and optional
         import openai
     except ImportError as error:
         raise _missing("openai") from error
-    client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout)
+    client = openai.OpenAI(
+        api_key=key, base_url=base_url, timeout=timeout, http_client=_client(openai, transport, timeout)
+    )
     tools: Any = wire.bodies
 
     def send(history: list[Any]) -> Turn:
@@ -105,12 +150,22 @@ def openai_responses(
     return send, [{"role": "user", "content": prompt}], client.close
 
 
-def anthropic(wire: PayloadSet, prompt: str, model: str, key: str, base_url: str | None, timeout: float) -> Session:
+def anthropic(
+    wire: PayloadSet,
+    prompt: str,
+    model: str,
+    key: str,
+    base_url: str | None,
+    timeout: float,
+    transport: Transport | None = None,
+) -> Session:
     try:  # anthropic is heavy and optional
         import anthropic as sdk
     except ImportError as error:
         raise _missing("anthropic") from error
-    client = sdk.Anthropic(api_key=key, base_url=base_url, timeout=timeout)
+    client = sdk.Anthropic(
+        api_key=key, base_url=base_url, timeout=timeout, http_client=_client(sdk, transport, timeout)
+    )
     tools: Any = wire.bodies
 
     def send(history: list[Any]) -> Turn:
