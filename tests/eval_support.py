@@ -4,9 +4,10 @@
 OpenAI chat, OpenAI Responses, Anthropic) the way its SDK parses (``wire_support.REPLIES``). How it decides,
 deterministically, from the request alone:
 
-* **selection**: the user's last message is looked up in the script; its ``keyword`` is searched in every
-  offered tool's description (case-insensitive). The first tool whose description holds it is called; when no
-  description does (or the script has no keyword: small talk), the model answers in text and calls nothing.
+* **selection**: a request that forces a tool (the provider's tool choice) gets a call to it. Otherwise the
+  user's last message is looked up in the script; its ``keyword`` is searched in every offered tool's
+  description (case-insensitive). The first tool whose description holds it is called; when no description
+  does (or the script has no keyword: small talk), the model answers in text and calls nothing.
 * **first call**: the script's ``first`` arguments.
 * **after an envelope**: when the request carries a tool result whose ``status`` is ``invalid_arguments`` and
   whose ``errors`` name the field the script says it will correct (``fixes``), the model calls the same tool
@@ -22,7 +23,7 @@ from typing import Any
 
 from wire_support import REPLIES, Captured, Recorder, sent_replies
 
-__all__ = ["Script", "ScriptedModel"]
+__all__ = ["Script", "ScriptedModel", "forced"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,18 @@ def _offered(dialect: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     if dialect == "openai":
         return [(tool["function"]["name"], tool["function"].get("description", "")) for tool in body["tools"]]
     return [(tool["name"], tool.get("description", "")) for tool in body["tools"]]
+
+
+def forced(dialect: str, body: dict[str, Any]) -> str | None:
+    """The tool a request forces, read from the provider's own tool-choice field (``None``: the model chooses)."""
+    if dialect.startswith("gemini"):
+        calling = body.get("toolConfig", {}).get("functionCallingConfig", {})
+        names = calling.get("allowedFunctionNames") or []
+        return names[0] if calling.get("mode") == "ANY" and len(names) == 1 else None
+    choice = body.get("tool_choice")
+    if not isinstance(choice, dict):
+        return None
+    return choice["function"]["name"] if dialect == "openai" else choice.get("name")
 
 
 def _last_user_text(dialect: str, body: dict[str, Any]) -> str:
@@ -66,7 +79,7 @@ class ScriptedModel(Recorder):
         self.calls += 1
         call_id = f"c{self.calls}"
         offered = _offered(self.dialect, body)
-        chosen = next(
+        chosen = forced(self.dialect, body) or next(
             (name for name, text in offered if script.keyword and script.keyword.lower() in text.lower()), None
         )
         if chosen is None:

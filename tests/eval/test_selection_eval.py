@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from eval_support import Script, ScriptedModel
+from eval_support import Script, ScriptedModel, forced
 from locations import TESTS
 
 import toolkit as tk
@@ -176,6 +176,25 @@ def test_golden_bodies_are_what_the_model_sees_in_a_variant() -> None:
     assert server.requests[0].json["tools"][0]["description"] == "Look things up by free text."
 
 
+@pytest.mark.parametrize(("provider", "dialect"), DIALECTS)
+def test_forced_choice_sends_the_providers_tool_choice_and_measures_only_the_arguments(
+    provider: str, dialect: str
+) -> None:
+    with ScriptedModel(dialect, _scripts(dialect)) as server:
+        report = _run(provider, dialect, server, forced=True)
+    # the edited description no longer draws the model, but the forced choice calls the tool all the same
+    assert _rates(report, "after") == _rates(report, "before")
+    assert _rates(report, "after")["login-bugs"] == ("1/1", "1/1", "-")
+    assert _rates(report, "after")["thanks"] == ("1/1", "-", "-")  # nothing to force: still irrelevance
+    sent = {forced(dialect, request.json) for request in server.requests}
+    assert sent == {report_name(dialect), None}
+    assert report.regressions == ()
+
+
+def report_name(dialect: str) -> str:
+    return tk.payloads(BEFORE, dialect).names[BEFORE.name]
+
+
 @pytest.mark.parametrize(
     ("text", "where"),
     [
@@ -186,6 +205,7 @@ def test_golden_bodies_are_what_the_model_sees_in_a_variant() -> None:
         ("cases: [{id: a, message: hi, expect: t}, {id: a, message: yo, expect: t}]", "ids must be unique"),
         ("cases: [{id: a, message: hi, expect: t, history: [{role: system, content: x}]}]", "role: user|assistant"),
         ("cases: [{id: a, message: hi, expect: t, tool: x}]", "unknown field"),
+        ("cases: [{id: a, message: hi, expect: none, force: true}]", "only a case that expects a tool"),
         ("cases: [a: b: c", "not YAML or JSON"),
     ],
 )

@@ -11,7 +11,9 @@ them), side by side: selection, valid first call and recovered, each with counts
 variant; ``--against REV`` builds the baseline from TARGET (a spec or a ``file.py`` target) as it was at git
 revision REV. Keys come from the environment (``GEMINI_API_KEY``, ``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``);
 a replay needs none and no network. Exit 1 on a regression against the baseline or a stale case (the cassette
-does not hold a request: re-record), 0 otherwise.
+does not hold a request: re-record), 0 otherwise. ``--forced`` makes every case a forced-choice contract test:
+the provider's tool choice names the expected tool, and only its arguments are measured (deterministic enough
+for CI on any provider).
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--against", metavar="golden|REV", help="the baseline: the golden files, or a git revision")
     parser.add_argument("--golden-dir", default="golden", help="golden folder for --against golden (default: golden)")
     parser.add_argument("--all", action="store_true", help="specs: every operation, not only the opted-in ones")
+    parser.add_argument(
+        "--forced", action="store_true", help="force each case's tool (tool_choice): a contract test of its arguments"
+    )
     cassette = parser.add_mutually_exclusive_group()
     cassette.add_argument("--record", metavar="FILE", help="write every exchange to this cassette")
     cassette.add_argument("--replay", metavar="FILE", help="answer from this cassette: no key, no network")
@@ -99,6 +104,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
         base_url=args.base_url,
         record=args.record,
         replay=args.replay,
+        forced=args.forced,
     )
     if args.json:
         write_json(console, report.to_dict())

@@ -114,12 +114,15 @@ def evaluate(
     record: str | os.PathLike[str] | None = None,
     replay: str | os.PathLike[str] | None = None,
     timeout: float = 60.0,
+    forced: bool = False,
 ) -> EvalReport:
     """Run every case ``samples`` times against every variant on ``provider`` and measure them side by side.
 
     ``record`` writes every exchange to a cassette file; ``replay`` answers from one, with no key and no network
     (a request it does not hold makes the sample *stale*). With ``base_url`` (an OpenAI-compatible local server,
-    a proxy) and no key in the environment, the SDK is given a placeholder key.
+    a proxy) and no key in the environment, the SDK is given a placeholder key. ``forced=True`` makes every case
+    that expects a tool a forced-choice contract test (as ``force: true`` does for one case): the provider's
+    tool choice names the tool, so only whether its arguments pass the validator and meet the case is measured.
     """
     spec = PROVIDERS.get(provider)
     if spec is None:
@@ -132,6 +135,8 @@ def evaluate(
     if samples < 1:
         raise UsageError(f"samples must be at least 1, not {samples}")
     found = tuple(load_cases(cases) if isinstance(cases, (str, os.PathLike)) else cases)
+    if forced:
+        found = tuple(replace(case, force=True) if case.expect is not None else case for case in found)
     chosen = _variants(variants)
     environment = os.environ if env is None else env
     if replay is not None:
@@ -179,10 +184,13 @@ class _Runner:
 
     def sample(self, variant: Variant, case: Case) -> Sample:
         wire = variant.wire(self.dialect)
+        force = wire.names.get(case.expect) if case.force and case.expect is not None else None
+        if case.force and force is None:
+            return Sample("error", error=f"cannot force {case.expect!r}: {variant.name} does not offer it")
         stale_before = len(self.transport.stale)
         route = self.transport.transport
         send, history, close = open_session(
-            self.dialect, wire, case.message, self.model, self.key, self.base_url, self.timeout, route
+            self.dialect, wire, case.message, self.model, self.key, self.base_url, self.timeout, route, force
         )
         history = [*(_text(self.dialect, role, text) for role, text in case.history), *history]
         try:

@@ -18,6 +18,10 @@ A cases file is YAML (or JSON)::
         history:                              # optional earlier text turns
           - {role: user, content: Hi}
           - {role: assistant, content: Hello! How can I help?}
+      - id: forced-search
+        message: login timeout
+        expect: issues_search_issues
+        force: true                           # tool_choice forces the tool: only its arguments are measured
 
 Arguments are compared after the validator has read them (what the function would receive), by subset: a
 parameter the case does not name is not checked. A file that cannot be read, or a case that does not fit this
@@ -80,6 +84,7 @@ class Case:
     expect: str | None
     args: Mapping[str, ArgExpectation]
     history: tuple[tuple[str, str], ...] = ()
+    force: bool = False
 
     def arguments_met(self, arguments: Mapping[str, Any]) -> bool:
         return all(expectation.met_by(arguments, name) for name, expectation in self.args.items())
@@ -91,6 +96,7 @@ class Case:
             "expect": self.expect or "none",
             "args": {name: expectation.to_dict() for name, expectation in self.args.items()},
             "history": [{"role": role, "content": content} for role, content in self.history],
+            "force": self.force,
         }
 
 
@@ -130,7 +136,7 @@ def _case(item: Any, number: int, source: str) -> Case:
     where = f"case {number}"
     if not isinstance(item, Mapping):
         raise _bad(source, where, "a case is a mapping with `id`, `message` and `expect`")
-    unknown = sorted(set(item) - {"id", "message", "expect", "args", "history"})
+    unknown = sorted(set(item) - {"id", "message", "expect", "args", "history", "force"})
     if unknown:
         raise _bad(source, where, f"unknown field(s) {', '.join(map(repr, unknown))}")
     case_id = item.get("id", f"case-{number}")
@@ -147,12 +153,16 @@ def _case(item: Any, number: int, source: str) -> Case:
         raise _bad(source, where, "`args` maps parameter names to expectations")
     if expect == "none" and args:
         raise _bad(source, where, "a case that expects no call cannot expect arguments")
+    force = item.get("force", False)
+    if not isinstance(force, bool) or (force and expect == "none"):
+        raise _bad(source, where, "`force` is true or false, and only a case that expects a tool can force it")
     return Case(
         case_id,
         message,
         None if expect == "none" else expect,
         {str(name): _expectation(value, f"{where}, argument {name!r}", source) for name, value in args.items()},
         _history(item.get("history") or [], where, source),
+        force,
     )
 
 

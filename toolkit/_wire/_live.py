@@ -189,6 +189,7 @@ def open_session(
     base_url: str | None,
     timeout: float,
     transport: Any = None,
+    force: str | None = None,
 ) -> Session:
     """The conversation with ``dialect``'s SDK: ``send(history)``, the first history, ``close()``."""
     build = {
@@ -198,4 +199,4 @@ def open_session(
         "openai_responses": _sessions.openai_responses,
         "anthropic": _sessions.anthropic,
     }[dialect]
-    return build(wire, prompt, model, key, base_url, timeout, transport)
+    return build(wire, prompt, model, key, base_url, timeout, transport, force)

@@ -1,7 +1,8 @@
 """One conversation per provider SDK, for :func:`toolkit.try_live`: the client, the first message, and a
 ``send(history)`` that returns the model's turn (its items for the history, its tool calls, its text).
 ``transport`` (given the SDK's ``httpx`` flavour, it returns a transport) routes every request, as
-:mod:`toolkit._eval` does to record and replay every exchange.
+:mod:`toolkit._eval` does to record and replay every exchange; ``force`` (a name the provider sees) sets the
+provider's tool choice to that one tool, for forced-choice contract tests.
 
 Each SDK is imported inside its function (they are heavy, and optional: the ``providers`` extra). The
 tool list is the :class:`~toolkit.PayloadSet`'s bodies, handed to the SDK as they are; the model's own turn
@@ -60,6 +61,7 @@ def gemini(
     base_url: str | None,
     timeout: float,
     transport: Transport | None = None,
+    force: str | None = None,
 ) -> Session:
     try:  # google-genai is heavy and optional
         from google import genai
@@ -74,9 +76,14 @@ def gemini(
     options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000), httpx_client=client_of)
     client = genai.Client(api_key=key, http_options=options)
     declarations = [types.FunctionDeclaration.model_validate(body) for body in wire.bodies]
+    forced = None
+    if force is not None:
+        calling = types.FunctionCallingConfig(mode=types.FunctionCallingConfigMode.ANY, allowed_function_names=[force])
+        forced = types.ToolConfig(function_calling_config=calling)
     config = types.GenerateContentConfig(
         tools=[types.Tool(function_declarations=declarations)],
         automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
+        tool_config=forced,
     )
 
     def send(history: list[Any]) -> Turn:
@@ -102,6 +109,7 @@ def openai_chat(
     base_url: str | None,
     timeout: float,
     transport: Transport | None = None,
+    force: str | None = None,
 ) -> Session:
     try:  # openai is heavy and optional
         import openai
@@ -111,10 +119,11 @@ def openai_chat(
         api_key=key, base_url=base_url, timeout=timeout, http_client=_client(openai, transport, timeout)
     )
     tools: Any = wire.bodies
+    choice: Any = {} if force is None else {"tool_choice": {"type": "function", "function": {"name": force}}}
 
     def send(history: list[Any]) -> Turn:
         with _provider_errors("openai", openai.APIError):
-            response = client.chat.completions.create(model=model, messages=history, tools=tools)
+            response = client.chat.completions.create(model=model, messages=history, tools=tools, **choice)
         message = response.choices[0].message
         calls = list(message.tool_calls or [])
         return [message.model_dump(mode="json", exclude_none=True)], calls, message.content or ""
@@ -130,6 +139,7 @@ def openai_responses(
     base_url: str | None,
     timeout: float,
     transport: Transport | None = None,
+    force: str | None = None,
 ) -> Session:
     try:  # openai is heavy and optional
         import openai
@@ -139,10 +149,11 @@ def openai_responses(
         api_key=key, base_url=base_url, timeout=timeout, http_client=_client(openai, transport, timeout)
     )
     tools: Any = wire.bodies
+    choice: Any = {} if force is None else {"tool_choice": {"type": "function", "name": force}}
 
     def send(history: list[Any]) -> Turn:
         with _provider_errors("openai", openai.APIError):
-            response = client.responses.create(model=model, input=history, tools=tools)
+            response = client.responses.create(model=model, input=history, tools=tools, **choice)
         items = [item.model_dump(mode="json", exclude_none=True) for item in response.output]
         calls = [item for item in response.output if item.type == "function_call"]
         return items, calls, response.output_text
@@ -158,6 +169,7 @@ def anthropic(
     base_url: str | None,
     timeout: float,
     transport: Transport | None = None,
+    force: str | None = None,
 ) -> Session:
     try:  # anthropic is heavy and optional
         import anthropic as sdk
@@ -167,10 +179,11 @@ def anthropic(
         api_key=key, base_url=base_url, timeout=timeout, http_client=_client(sdk, transport, timeout)
     )
     tools: Any = wire.bodies
+    choice: Any = {} if force is None else {"tool_choice": {"type": "tool", "name": force}}
 
     def send(history: list[Any]) -> Turn:
         with _provider_errors("anthropic", sdk.APIError):
-            response = client.messages.create(model=model, max_tokens=1024, messages=history, tools=tools)
+            response = client.messages.create(model=model, max_tokens=1024, messages=history, tools=tools, **choice)
         blocks = [block.model_dump(mode="json", exclude_none=True) for block in response.content]
         calls = [block for block in response.content if block.type == "tool_use"]
         text = "".join(block.text for block in response.content if block.type == "text")
