@@ -21,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from locations import REPO
 from wire_support import REPLIES, Captured, Recorder, sent_replies
 
-__all__ = ["Script", "ScriptedModel", "forced"]
+__all__ = ["CASES_FILE", "Script", "ScriptedModel", "forced", "issue_scripts"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,23 @@ def _offered(dialect: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     if dialect == "openai":
         return [(tool["function"]["name"], tool["function"].get("description", "")) for tool in body["tools"]]
     return [(tool["name"], tool.get("description", "")) for tool in body["tools"]]
+
+
+CASES_FILE = REPO / "notebooks" / "evals" / "issues.yaml"
+"""The example cases (notebook 08 and the tests): `toolkit.examples.search_issues` under namespace ``issues``."""
+
+
+def issue_scripts(dialect: str) -> dict[str, Script]:
+    """What the scripted model does for each message of :data:`CASES_FILE`. The OpenAI dialects send every
+    optional parameter (their strict mode lists all properties as required), so the script does too."""
+    nulls = {"state": None, "labels": None, "updated_since": None} if dialect.startswith("openai") else {}
+    return {
+        "Find open login bugs, five at most.": Script("issue tracker", {"query": "login", "limit": 5, **nulls}),
+        "Show me ten login issues.": Script(
+            "issue tracker", {"query": "login", "limit": "ten", **nulls}, fixes={"limit": 10}
+        ),
+        "Thanks, that is all.": Script(None),
+    }
 
 
 def forced(dialect: str, body: dict[str, Any]) -> str | None:

@@ -10,17 +10,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from eval_support import Script, ScriptedModel
-from locations import REPO, TESTS
+from eval_support import CASES_FILE, ScriptedModel, issue_scripts
+from locations import REPO
 
 from toolkit.cli import main
 
-CASES = str(TESTS / "evals" / "issues.yaml")
-SCRIPTS = {
-    "Find open login bugs, five at most.": Script("issue tracker", {"query": "login", "limit": 5}),
-    "Show me ten login issues.": Script("issue tracker", {"query": "login", "limit": "ten"}, fixes={"limit": 10}),
-    "Thanks, that is all.": Script(None),
-}
+CASES = str(CASES_FILE)
+SCRIPTS = issue_scripts("anthropic")
 TOOL = '''
 def search_issues(query: str, limit: int = 10, state: str = "open") -> list[str]:
     """{summary}

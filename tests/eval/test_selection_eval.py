@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from eval_support import Script, ScriptedModel, forced
-from locations import TESTS
+from eval_support import CASES_FILE, ScriptedModel, forced, issue_scripts
 
 import toolkit as tk
 from toolkit import examples
@@ -25,22 +24,11 @@ DIALECTS = [
     ("openai", "openai_responses"),
     ("anthropic", "anthropic"),
 ]
-CASES = tk.load_cases(TESTS / "evals" / "issues.yaml")
+CASES = tk.load_cases(CASES_FILE)
 BEFORE = tk.from_function(examples.search_issues, namespace="issues", effect="read")
 AFTER = tk.from_function(
     examples.search_issues, namespace="issues", effect="read", description="Look things up by free text."
 )
-
-
-def _scripts(dialect: str) -> dict[str, Script]:
-    nulls = {"state": None, "labels": None, "updated_since": None} if dialect.startswith("openai") else {}
-    return {
-        "Find open login bugs, five at most.": Script("issue tracker", {"query": "login", "limit": 5, **nulls}),
-        "Show me ten login issues.": Script(
-            "issue tracker", {"query": "login", "limit": "ten", **nulls}, fixes={"limit": 10}
-        ),
-        "Thanks, that is all.": Script(None),
-    }
 
 
 def _url(provider: str, url: str) -> str:
@@ -68,7 +56,7 @@ def _rates(report: tk.EvalReport, variant: str) -> dict[str, tuple[str, str, str
 
 @pytest.mark.parametrize(("provider", "dialect"), DIALECTS)
 def test_three_measures_side_by_side_and_the_regressions_case_by_case(provider: str, dialect: str) -> None:
-    with ScriptedModel(dialect, _scripts(dialect)) as server:
+    with ScriptedModel(dialect, issue_scripts(dialect)) as server:
         report = _run(provider, dialect, server)
     assert _rates(report, "before") == {
         "login-bugs": ("1/1", "1/1", "-"),
@@ -105,7 +93,7 @@ def test_three_measures_side_by_side_and_the_regressions_case_by_case(provider: 
 
 
 def test_samples_repeat_each_case_and_the_interval_narrows() -> None:
-    with ScriptedModel("anthropic", _scripts("anthropic")) as server:
+    with ScriptedModel("anthropic", issue_scripts("anthropic")) as server:
         one = _run("anthropic", "anthropic", server, samples=1)
         four = _run("anthropic", "anthropic", server, samples=4)
     low1, _ = one.result("before", "login-bugs").measure("selection").interval
@@ -119,7 +107,7 @@ def test_a_recorded_run_replays_identically_with_no_key_and_no_network(
     provider: str, dialect: str, tmp_path: Path
 ) -> None:
     cassette = tmp_path / "eval.cassette.json"
-    with ScriptedModel(dialect, _scripts(dialect)) as server:
+    with ScriptedModel(dialect, issue_scripts(dialect)) as server:
         recorded = _run(provider, dialect, server, samples=2, record=cassette)
         sent = len(server.requests)
     replayed = tk.evaluate(
@@ -140,7 +128,7 @@ def test_a_recorded_run_replays_identically_with_no_key_and_no_network(
 
 def test_a_declaration_edit_makes_the_replay_stale_and_the_check_fail(tmp_path: Path) -> None:
     cassette = tmp_path / "eval.cassette.json"
-    with ScriptedModel("openai", _scripts("openai")) as server:
+    with ScriptedModel("openai", issue_scripts("openai")) as server:
         tk.evaluate(CASES, {"golden": [BEFORE]}, "openai", env={KEYS["openai"]: PLANTED},
                     base_url=_url("openai", server.url), record=cassette)  # fmt: skip
     same = tk.evaluate(CASES, {"golden": [BEFORE]}, "openai", env={}, replay=cassette)
@@ -162,7 +150,7 @@ def test_a_declaration_edit_makes_the_replay_stale_and_the_check_fail(tmp_path: 
 
 def test_golden_bodies_are_what_the_model_sees_in_a_variant() -> None:
     golden = {BEFORE.name: {**BEFORE.payload("anthropic").body, "description": "Look things up by free text."}}
-    with ScriptedModel("anthropic", _scripts("anthropic")) as server:
+    with ScriptedModel("anthropic", issue_scripts("anthropic")) as server:
         report = tk.evaluate(
             CASES,
             [tk.Variant("golden", (BEFORE,), golden), tk.Variant("working", (BEFORE,))],
@@ -180,7 +168,7 @@ def test_golden_bodies_are_what_the_model_sees_in_a_variant() -> None:
 def test_forced_choice_sends_the_providers_tool_choice_and_measures_only_the_arguments(
     provider: str, dialect: str
 ) -> None:
-    with ScriptedModel(dialect, _scripts(dialect)) as server:
+    with ScriptedModel(dialect, issue_scripts(dialect)) as server:
         report = _run(provider, dialect, server, forced=True)
     # the edited description no longer draws the model, but the forced choice calls the tool all the same
     assert _rates(report, "after") == _rates(report, "before")

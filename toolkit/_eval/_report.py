@@ -189,7 +189,7 @@ def _report_text(report: EvalReport) -> str:
     width = max([len("case"), *(len(case) for case in report.cases)])
     for variant in report.variants:
         lines.append(f"\n{variant}")
-        lines.append(f"  {'case':<{width}}  " + "  ".join(f"{_TITLES[name]:<22}" for name in MEASURES))
+        lines.append((f"  {'case':<{width}}  " + "  ".join(f"{_TITLES[name]:<22}" for name in MEASURES)).rstrip())
         for result in report.for_variant(variant):
             cells = "  ".join(f"{result.measure(name)!s:<22}" for name in MEASURES)
             flags = (f"  STALE x{result.stale} (re-record needed)" if result.stale else "") + (
