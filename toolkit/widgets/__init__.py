@@ -1,8 +1,8 @@
 """ipywidgets views over the core objects, and the :class:`Workbench` facade that opens them.
 
 One module per view (declaration, lints, losses, fixtures, envelope inspector, playground, binding, wire,
-golden, tool, toolset) and the paste box (``editor``). Views are attached to frozen core data and call the
-public functions; each displays with a stable ``text/plain`` fallback for nbval and plain IPython. This
+golden, tool, toolset, selection eval) and the paste box (``editor``). Views are attached to frozen core data
+and call the public functions; each displays with a stable ``text/plain`` fallback for nbval and plain IPython. This
 package imports ipywidgets, so it loads lazily: ``tk.Workbench`` is resolved on first use.
 """
 
@@ -12,6 +12,7 @@ from toolkit.widgets.binding import BindingView
 from toolkit.widgets.declaration import DeclarationView
 from toolkit.widgets.editor import PasteBox
 from toolkit.widgets.envelope import EnvelopeInspector
+from toolkit.widgets.evaluation import EvalView
 from toolkit.widgets.fixtures import FixturesView
 from toolkit.widgets.golden import GoldenView
 from toolkit.widgets.lints import LintsView
@@ -26,6 +27,7 @@ __all__ = [
     "BindingView",
     "DeclarationView",
     "EnvelopeInspector",
+    "EvalView",
     "FixturesView",
     "GoldenView",
     "LintsView",

@@ -7,8 +7,10 @@
     wb.view(orders)                      # tools, refused operations, and a picker that opens each tool
     box = wb.editor()                    # the paste box: type a function or a fragment, watch it rebuild
     wb.editor(search)                    # ... starting from an existing tool's source; Keep adds the result
+    wb.eval("evals/issues.yaml", {"golden": [old], "edited": [search]}, "openai", replay="evals/x.json")
 
-The workbench only calls the public functions (``from_function``, ``from_openapi``, ``fire``, ``golden``) and
+The workbench only calls the public functions (``from_function``, ``from_openapi``, ``fire``, ``golden``,
+``evaluate``) and
 the paste stage (:mod:`toolkit._paste`); the views it returns hold no logic of their own.
 """
 
@@ -22,12 +24,14 @@ from typing import Any
 from toolkit._contract import Effect
 from toolkit._display import Displayable, Renderer, displayed_by
 from toolkit._display._markup import esc, html_table, wrap
+from toolkit._eval import evaluate
 from toolkit._from_python import from_function
 from toolkit._lowering._budget import tokens
 from toolkit._openapi import from_openapi
 from toolkit._paste import Draft, Source, source_of
 from toolkit._tool import Tool, Toolset
 from toolkit.widgets.editor import PasteBox
+from toolkit.widgets.evaluation import EvalView
 from toolkit.widgets.tool import ToolView
 from toolkit.widgets.toolset import ToolsetView
 
@@ -101,6 +105,17 @@ class Workbench(Displayable):
         if baseline is None and isinstance(item, Tool | Toolset):
             baseline = [item] if isinstance(item, Tool) else list(item.tools)
         return PasteBox(self, source, baseline=baseline, **options)
+
+    def eval(self, cases: Any, variants: Any, provider: str = "gemini", **options: Any) -> EvalView:
+        """Run :func:`toolkit.evaluate` (same arguments) and open its Eval view: the variants x measures table,
+        and a picker that shows each case's calls, envelopes and the model's correction. ``variants`` may name
+        kept tools (``{"edited": ["issues_search_issues"]}``)."""
+        if isinstance(variants, Mapping):
+            variants = {
+                name: [self._named(tool) if isinstance(tool, str) else tool for tool in tools]
+                for name, tools in variants.items()
+            }
+        return EvalView(evaluate(cases, variants, provider, **options))
 
     def keep(self, draft: Draft, text: str = "", namespace: str | None = None) -> None:
         """Add a paste box's draft: its tools by name, and for a fragment its toolset (and text, to edit again)."""
