@@ -30,7 +30,7 @@ from toolkit._eval._report import CaseResult, EvalReport, Measure, Regression, S
 from toolkit._exceptions import ProviderError, UsageError
 from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, payloads
-from toolkit._wire._live import PROVIDERS, open_session, provider_key
+from toolkit._wire._live import open_session, provider_dialect, provider_key
 from toolkit.runtime.redaction import Redactor, url_secrets
 
 __all__ = [
@@ -124,12 +124,7 @@ def evaluate(
     that expects a tool a forced-choice contract test (as ``force: true`` does for one case): the provider's
     tool choice names the tool, so only whether its arguments pass the validator and meet the case is measured.
     """
-    spec = PROVIDERS.get(provider)
-    if spec is None:
-        raise UsageError(f"unknown provider {provider!r}; use one of {', '.join(PROVIDERS)}")
-    dialect = dialect or spec.dialects[0]
-    if dialect not in spec.dialects:
-        raise UsageError(f"{provider} takes the dialects {', '.join(spec.dialects)}, not {dialect!r}")
+    spec, dialect = provider_dialect(provider, dialect)
     if record is not None and replay is not None:
         raise UsageError("record or replay a cassette, not both")
     if samples < 1:

@@ -27,7 +27,16 @@ from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, _sessions, payloads
 from toolkit.runtime.redaction import Redactor, url_secrets
 
-__all__ = ["PROVIDERS", "LiveCall", "LiveRun", "Provider", "open_session", "provider_key", "try_live"]
+__all__ = [
+    "PROVIDERS",
+    "LiveCall",
+    "LiveRun",
+    "Provider",
+    "open_session",
+    "provider_dialect",
+    "provider_key",
+    "try_live",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,12 +130,7 @@ def try_live(
     ``dialect`` picks the payload (default: the provider's first: ``gemini``, ``openai``, ``anthropic``;
     also ``gemini_json``, ``openai_responses``); ``model`` defaults to :data:`PROVIDERS`' choice.
     """
-    spec = PROVIDERS.get(provider)
-    if spec is None:
-        raise UsageError(f"unknown provider {provider!r}; use one of {', '.join(PROVIDERS)}")
-    dialect = dialect or spec.dialects[0]
-    if dialect not in spec.dialects:
-        raise UsageError(f"{provider} takes the dialects {', '.join(spec.dialects)}, not {dialect!r}")
+    spec, dialect = provider_dialect(provider, dialect)
     name, key = provider_key(provider, spec, os.environ if env is None else env)
     hide = Redactor({name: key, **url_secrets(base_url or "", "BASE_URL")})
     wire = payloads(tools, dialect)
@@ -166,6 +170,18 @@ def _run(
             replies.append(wire.reply(call, result))
         history += wire.turn(replies)
     return replace(run, calls=tuple(calls), text=hide.text(text), turns=turn)
+
+
+def provider_dialect(provider: str, dialect: str | None) -> tuple[Provider, str]:
+    """``provider``'s entry and the dialect to speak (its first when ``None``); :class:`~toolkit.UsageError`
+    for an unknown provider or a dialect it does not take."""
+    spec = PROVIDERS.get(provider)
+    if spec is None:
+        raise UsageError(f"unknown provider {provider!r}; use one of {', '.join(PROVIDERS)}")
+    dialect = dialect or spec.dialects[0]
+    if dialect not in spec.dialects:
+        raise UsageError(f"{provider} takes the dialects {', '.join(spec.dialects)}, not {dialect!r}")
+    return spec, dialect
 
 
 def provider_key(provider: str, spec: Provider, env: Mapping[str, str]) -> tuple[str, str]:
