@@ -274,6 +274,17 @@ class PasteBox(View):
         self.refresh()
         return draft.tools
 
+    def variants(self) -> dict[str, tuple[Tool, ...]]:
+        """The previous version (the last Keep, or what the box started from) and the draft, for a selection
+        eval of this edit: ``wb.eval(cases, box.variants(), "openai")``. Only the draft when there is no previous
+        version; nothing when the draft does not build."""
+        found: dict[str, tuple[Tool, ...]] = {}
+        if self.baseline:
+            found["previous"] = tuple(self.baseline)
+        if self.draft.ok and self.draft.tools:
+            found["draft"] = tuple(self.draft.tools)
+        return found
+
     def summary(self) -> str:
         kept = f"\nkept: {', '.join(t.name for t in self.kept)}" if self.kept else ""
         return "Paste box · " + draft_text(self.draft) + kept
