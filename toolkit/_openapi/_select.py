@@ -182,7 +182,10 @@ def _merge(ext: Options | None, override: Options | None) -> Options:
 
 
 def _operations(root: Mapping[str, Any], resolver: Resolver, rejected: list[Rejection]) -> list[Candidate]:
-    """Every (method, path, operation) in the document, options not yet decided."""
+    """Every (method, path, operation) in the document, options not yet decided. A path item or an operation
+    written as a ``$ref`` is followed when it is local; one to another document (an unbundled spec's
+    ``get: {$ref: paths/x.yml}``) is refused with the reader's slug (``remote_ref``), naming the reference,
+    whatever the selection: what it would opt in cannot be read."""
     found: list[Candidate] = []
     paths = root.get("paths") or {}
     for path, raw_item in paths.items():
@@ -195,6 +198,13 @@ def _operations(root: Mapping[str, Any], resolver: Resolver, rejected: list[Reje
             continue
         for method in HTTP_METHODS:
             operation = item.get(method)
+            if operation.__class__ is dict and "$ref" in operation:
+                try:
+                    operation = resolver.deref(operation)
+                except Refusal as refusal:
+                    where = (None, method.upper(), str(path), refusal.slug, f"operation: {refusal.message}")
+                    rejected.append(Rejection(*where))
+                    continue
             if isinstance(operation, dict):
                 found.append(Candidate(method.upper(), str(path), operation, item, Options()))
     return found
