@@ -400,6 +400,8 @@ def test_a_tool_no_reduction_fits_is_built_whole_with_an_error_lint_under_the_de
     assert whole.budget_fit is None or not whole.budget_fit.over
     assert "TK504" not in {item.code for item in whole.lints}
     assert tool.validate({"text": "hello"}).status == "ok"
+    shown = f"{fit.after:,} bytes, ~{tokens(fit.after):,} tokens (over the default 8,192-byte budget with every "
+    assert shown in tool._repr_mimebundle_()["text/plain"]
 
 
 def test_a_set_budget_refuses_a_tool_no_reduction_fits_with_a_slug() -> None:

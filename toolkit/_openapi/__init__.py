@@ -62,7 +62,8 @@ def from_openapi(
     ``source`` is YAML or JSON text, a path, bytes or a dict. ``overrides`` (a dict, YAML text or a path) is
     keyed by operationId or by ``"METHOD /path"``: ``true`` or ``{name, description, confirm, policy, domain,
     credentials}``; naming an operation there selects it, and operations that share an operationId are built
-    only where named by method and path (see :mod:`._select`). ``select="all"`` opts in every operation (exploration, benchmarks).
+    only where named by method and path (see :mod:`._select`). ``select="all"`` opts in every operation
+    (exploration, benchmarks).
     ``credentials: {keep: [name, ...], secret: [name, ...]}`` (also in ``x-agent-tool``) keeps a parameter the
     credential rule would take out, or takes out one it misses.
 
