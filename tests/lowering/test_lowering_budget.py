@@ -426,7 +426,10 @@ def test_an_operation_no_reduction_fits_is_built_by_default_and_refused_under_a_
     assert toolset.rejected == ()
     assert [item.code for item in toolset["s_big"].lints if item.severity == "error"] == ["TK504"]
     assert "TK504" not in {item.code for item in toolset["s_small"].lints}
-    assert summarise(toolset)["declarations"]["tools"]["s_big"]["reductions"] == []
+    declarations = summarise(toolset)["declarations"]
+    assert (declarations["over"], declarations["reduced"]) == (1, 0)
+    assert declarations["tools"]["s_big"]["reductions"] == []
+    assert [name for name, row in declarations["tools"].items() if row["over"]] == ["s_big"]
     refusing = tk.from_openapi(spec, "s", select="all", budget=DEFAULT_BUDGET)
     overridden = tk.from_openapi(spec, "s", overrides={"big": {"policy": {"declaration_budget": 8192}}, "small": True})
     for built in (refusing, overridden):

@@ -261,7 +261,8 @@ def declaration_over_budget(s: Subject) -> Iterator[Finding]:
         f"the declaration of {s.name!r} is {size:,} bytes (~{tokens(size):,} tokens), over the default budget of "
         f"{budget:,} bytes even with every reduction, so none was taken and it is sent whole, with every request "
         f"(its own description is {own:,} bytes, never reduced; it has {arguments} top-level arguments)",
-        "shorten the tool's description or split the tool; or accept the size by setting a budget "
+        "shorten the tool's description, leave rarely used arguments out, or split the tool; or accept the size "
+        "by setting a budget "
         f"(budget={-(-size // 1024) * 1024} when building, Policy(declaration_budget=...) for this tool, or "
         "policy: {declaration_budget: ...} in the OpenAPI overrides): a set budget refuses what it cannot fit",
     )

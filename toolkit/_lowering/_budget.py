@@ -510,10 +510,17 @@ def over_toolset_budget(sizes: Mapping[str, int], budget: int | None) -> dict[st
 
 
 def budget_summary(fits: Mapping[str, BudgetFit], toolset_budget: int | None = None) -> dict[str, Any]:
-    """Each tool's declaration size (bytes, approximate tokens, size before reductions, reductions taken) and
-    the toolset's totals: what ``toolkit lower --summary`` and the corpus table report."""
+    """Each tool's declaration size (bytes, approximate tokens, size before reductions, reductions taken, over
+    the default budget with every reduction) and the toolset's totals: what ``toolkit lower --summary`` and the
+    corpus table report."""
     tools = {
-        name: {"bytes": f.after, "tokens": tokens(f.after), "before": f.before, "reductions": list(f.reductions)}
+        name: {
+            "bytes": f.after,
+            "tokens": tokens(f.after),
+            "before": f.before,
+            "reductions": list(f.reductions),
+            "over": f.over,
+        }
         for name, f in fits.items()
     }
     total = sum(f.after for f in fits.values())
@@ -524,6 +531,7 @@ def budget_summary(fits: Mapping[str, BudgetFit], toolset_budget: int | None = N
         "before": before,
         "cut": before - total,
         "reduced": sum(1 for f in fits.values() if f.reduced),
+        "over": sum(1 for f in fits.values() if f.over),
         "budgets": sorted({f.budget for f in fits.values() if f.budget is not None}),
         "toolset_budget": toolset_budget,
         "tools": tools,
