@@ -149,7 +149,7 @@ class Policy:
     * ``declaration_budget``: bytes of compact JSON the tool's declaration may take; over it, lowering reduces
       the declaration (each reduction a loss) or refuses the tool (see :mod:`toolkit._lowering._budget`).
       ``None`` takes the budget the tool is built with (``from_function(budget=...)``,
-      ``from_openapi(budget=...)``; 8 KiB by default).
+      ``from_openapi(budget=...)``; by default 8 KiB, which builds what no reduction fits with a lint).
     """
 
     enum_case: Literal["strict", "insensitive"] = "strict"

@@ -133,7 +133,7 @@ class SchemaError(ToolkitError, ValueError):
         "bad_domain_rule": "a declarative domain rule is not a mapping of field, schema, problem, expected",
         "bad_budget": "a declaration budget is not a positive number of bytes (or None)",
         "declaration_over_budget": (
-            "a declaration is over its size budget even with every reduction (raise the budget or split the tool)"
+            "a declaration is over a budget the author set even with every reduction (raise it or split the tool)"
         ),
         "bad_keyword": "a schema keyword's value has a shape JSON Schema 2020-12 does not allow",
         "bad_max_depth": "`max_depth` is not a non-negative integer",

@@ -41,7 +41,7 @@ from toolkit._exceptions import (
 from toolkit._openapi import from_openapi
 from toolkit._openapi._parse import parse_text
 from toolkit._openapi._pin import stale_pin
-from toolkit._openapi._select import load_overrides
+from toolkit._openapi._select import load_overrides, override_key
 from toolkit._tool import Tool, Toolset
 
 __all__ = [
@@ -383,11 +383,12 @@ def load_tools(
 
 
 def pick(tools: Iterable[Tool], op: str | None) -> list[Tool]:
-    """The tools matching ``--op`` (an operationId or a tool name), or all of them."""
+    """The tools matching ``--op`` (an operationId, a tool name, or ``"METHOD /path"``), or all of them."""
     every = list(tools)
     if op is None:
         return every
-    chosen = [t for t in every if op in (t.name, t.operation_id)]
+    location = override_key(op)
+    chosen = [t for t in every if op in (t.name, t.operation_id) or location == f"{t.method} {t.path}"]
     if not chosen:
         names = ", ".join(t.operation_id or t.name for t in every) or "none"
         raise UnknownOperationError(f"no operation or tool named {op!r}; choose one of: {names}")

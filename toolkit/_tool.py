@@ -18,7 +18,7 @@ from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
 from toolkit._lints import LintMemo, lint, lint_contract
 from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, payload
-from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, check_budget, declaration_bytes, fit, tokens
+from toolkit._lowering._budget import DEFAULT, Budget, BudgetFit, chosen_budget, declaration_bytes, fit, tokens
 from toolkit._lowering._shared import Root
 from toolkit._lowering.gemini import has_arguments
 from toolkit._schema import has_silent_objects
@@ -180,11 +180,12 @@ class Tool(Displayable):
 
     def with_policy(self, **changes: Any) -> Tool:
         """A copy of this tool with some boundary policies changed (see :class:`toolkit.Policy`); a new
-        ``declaration_budget`` lowers the declaration again (``None``: the default budget)."""
+        ``declaration_budget`` lowers the declaration again (``None``: the default budget, which builds what no
+        reduction fits with the error lint TK504; a set one refuses it)."""
         policy = replace(self.policy, **changes)
         if policy.declaration_budget == self.policy.declaration_budget:
             return replace(self, policy=policy)
-        lowered, fitted = _fitted(self.contract, lower(self.contract.args_schema), policy, DEFAULT_BUDGET, None)
+        lowered, fitted = _fitted(self.contract, lower(self.contract.args_schema), policy, DEFAULT, None)
         parameters = lowered.schema if has_arguments(self.contract) else None
         tool = replace(self, policy=policy, parameters=parameters, lowering_losses=lowered.losses, budget_fit=fitted)
         return replace(tool, lints=lint(tool))
@@ -287,7 +288,7 @@ def build_tool(
     fn: Callable[..., Any] | None = None,
     converter: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     context_param: str | None = None,
-    budget: int | None = DEFAULT_BUDGET,
+    budget: Budget = DEFAULT,
     document: DocumentBuild | None = None,
 ) -> Tool:
     """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
@@ -299,7 +300,8 @@ def build_tool(
     ``document`` (one :class:`DocumentBuild` for the tools of one document) spares lowering, checking and
     linting what they share again. ``budget`` is the declaration's size budget in bytes unless the policy
     names one (``None``: no budget); a declaration no reduction fits raises ``SchemaError`` (slug
-    ``declaration_over_budget``).
+    ``declaration_over_budget``), except under the default budget (``"default"``, 8 KiB), which builds it whole
+    with the error lint TK504.
     """
     policy = policy or Policy()
     memo = document.lowering if document is not None else None
@@ -318,7 +320,7 @@ def build_tool(
         contract=contract,
         parameters=parameters,
         lowering_losses=lowered.losses,
-        lints=lint_contract(contract, fitted.after, lint_memo),  # what Tool.declaration_bytes gives
+        lints=lint_contract(contract, fitted.after, lint_memo, fitted.budget if fitted.over else None),
         budget_fit=fitted,
         policy=policy,
         domain_checks=domain_rules(contract.domain_rules) + tuple(domain_checks),
@@ -332,11 +334,10 @@ def _fitted(
     contract: ToolContract,
     lowered: Lowered,
     policy: Policy,
-    budget: int | None,
+    budget: Budget,
     memo: Memo | None,
     root: Root | None = None,
 ) -> tuple[Lowered, BudgetFit]:
     """The lowering within the policy's budget, or else ``budget`` (see :mod:`toolkit._lowering._budget`)."""
-    check_budget(budget, "budget")
-    chosen = budget if policy.declaration_budget is None else check_budget(policy.declaration_budget)
-    return fit(contract, lowered, chosen, DEFAULT_MAX_DEPTH, memo, root)
+    chosen, refuse = chosen_budget(budget, policy.declaration_budget)
+    return fit(contract, lowered, chosen, DEFAULT_MAX_DEPTH, memo, root, refuse=refuse)

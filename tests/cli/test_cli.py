@@ -685,6 +685,7 @@ def test_lower_summary_shows_each_declaration_size_and_the_total(
         "tokens": tokens(_compact_size(grown.declaration)),
         "before": _compact_size(tk.from_openapi(spec, "api", select="all", budget=None)["api_grow"].declaration),
         "reductions": ["depth"],
+        "over": False,
     }
     assert declarations["bytes"] == sum(_compact_size(t.declaration) for t in toolset)
     assert declarations["reduced"] == 1

@@ -369,25 +369,81 @@ def test_every_budget_is_met_or_refused(budget: int) -> None:
     assert_sendable(tool)
 
 
-# -- refusals -------------------------------------------------------------------------------------------------
-def test_a_tool_no_reduction_fits_is_refused_with_a_slug() -> None:
+# -- over budget with every reduction: built under the default budget, refused under a set one ----------------
+def test_a_tool_no_reduction_fits_is_built_whole_with_an_error_lint_under_the_default_budget() -> None:
+    def note(text: str) -> str:
+        """Write a note.
+
+        Args:
+            text: What the note says, in a few sentences. Markdown is kept as written.
+        """
+        return text
+
+    note.__doc__ = "Write a note. " * 700 + note.__doc__.split("\n", 1)[1]  # the author's: never reduced
+    tool = tk.from_function(note)
+    whole = tk.from_function(note, budget=None)
+    assert tool.declaration == whole.declaration  # no reduction taken: none would have brought it under
+    assert tool.losses == whole.losses
+    fit = tool.budget_fit
+    assert fit is not None
+    assert fit.over
+    assert not fit.reduced
+    assert (fit.budget, fit.before, fit.after) == (DEFAULT_BUDGET, size_of(tool.declaration), size_of(tool.declaration))
+    [over] = [item for item in tool.lints if item.code == "TK504"]
+    assert (over.slug, over.severity, over.path) == ("declaration_over_budget", "error", "")
+    assert f"{size_of(tool.declaration):,} bytes" in over.message
+    assert f"{DEFAULT_BUDGET:,} bytes" in over.message
+    assert f"its own description is {size_of(tool.description):,} bytes" in over.message
+    assert "budget=" in over.fix
+    assert "split" in over.fix
+    assert "TK503" not in {item.code for item in tool.lints}  # TK504 says more of the same size
+    assert whole.budget_fit is None or not whole.budget_fit.over
+    assert "TK504" not in {item.code for item in whole.lints}
+    assert tool.validate({"text": "hello"}).status == "ok"
+    shown = f"{fit.after:,} bytes, ~{tokens(fit.after):,} tokens (over the default 8,192-byte budget with every "
+    assert shown in tool._repr_mimebundle_()["text/plain"]
+
+
+def test_a_set_budget_refuses_a_tool_no_reduction_fits_with_a_slug() -> None:
     def note(text: str) -> str:
         return text
 
-    note.__doc__ = "Write a note. " * 700  # the tool's own description is the author's: never reduced
+    note.__doc__ = "Write a note. " * 700
+    for how in ({"budget": DEFAULT_BUDGET}, {"policy": Policy(declaration_budget=DEFAULT_BUDGET)}):
+        with pytest.raises(SchemaError) as caught:
+            tk.from_function(note, **how)  # type: ignore[arg-type]
+        assert caught.value.slug == "declaration_over_budget"
+        assert "budget" in caught.value.message
     with pytest.raises(SchemaError) as caught:
-        tk.from_function(note)
+        tk.from_function(note).with_policy(declaration_budget=DEFAULT_BUDGET)
     assert caught.value.slug == "declaration_over_budget"
-    assert "budget" in caught.value.message
-    assert tk.from_function(note, budget=None).declaration_bytes > DEFAULT_BUDGET
 
 
-def test_an_operation_no_reduction_fits_is_refused_and_the_others_are_built() -> None:
+def test_an_operation_no_reduction_fits_is_built_by_default_and_refused_under_a_set_budget() -> None:
     spec = _spec(big={"description": "Fetch it. " * 900}, small={})
     toolset = tk.from_openapi(spec, "s", select="all")
-    assert toolset.names == ("s_small",)
-    [refusal] = toolset.rejected
-    assert (refusal.operation_id, refusal.slug) == ("big", "declaration_over_budget")
+    assert toolset.names == ("s_big", "s_small")
+    assert toolset.rejected == ()
+    assert [item.code for item in toolset["s_big"].lints if item.severity == "error"] == ["TK504"]
+    assert "TK504" not in {item.code for item in toolset["s_small"].lints}
+    declarations = summarise(toolset)["declarations"]
+    assert (declarations["over"], declarations["reduced"]) == (1, 0)
+    assert declarations["tools"]["s_big"]["reductions"] == []
+    assert [name for name, row in declarations["tools"].items() if row["over"]] == ["s_big"]
+    refusing = tk.from_openapi(spec, "s", select="all", budget=DEFAULT_BUDGET)
+    overridden = tk.from_openapi(spec, "s", overrides={"big": {"policy": {"declaration_budget": 8192}}, "small": True})
+    for built in (refusing, overridden):
+        assert built.names == ("s_small",)
+        [refusal] = built.rejected
+        assert (refusal.operation_id, refusal.slug) == ("big", "declaration_over_budget")
+
+
+@pytest.mark.parametrize("bad", ["8k", "Default", b"default"])
+def test_only_the_word_default_stands_for_the_default_budget(bad: Any) -> None:
+    assert tk.from_openapi(_spec(a={}), "s", select="all", budget="default").names == ("s_a",)
+    with pytest.raises(SchemaError) as caught:
+        tk.from_openapi(_spec(a={}), "s", select="all", budget=bad)
+    assert caught.value.slug == "bad_budget"
 
 
 # -- how an author sets it ---------------------------------------------------------------------------------------
@@ -475,12 +531,12 @@ def test_the_tool_and_toolset_displays_show_size_tokens_and_what_was_cut() -> No
     assert "* reduced to fit its budget" in text
 
 
-# -- the Kubernetes spec: every declaration within the default budget, or refused ---------------------------------
+# -- the Kubernetes spec: every declaration within a set budget, or refused ---------------------------------------
 @pytest.mark.slow
 @pytest.mark.corpus
 @pytest.mark.timeout(120)
-def test_every_kubernetes_declaration_is_within_the_default_budget_or_refused(corpus_dir: Path) -> None:
-    toolset = tk.from_openapi(corpus_dir / "kubernetes-swagger2.json", "k8s", select="all")
+def test_every_kubernetes_declaration_is_within_a_set_budget_or_refused(corpus_dir: Path) -> None:
+    toolset = tk.from_openapi(corpus_dir / "kubernetes-swagger2.json", "k8s", select="all", budget=DEFAULT_BUDGET)
     whole = tk.from_openapi(corpus_dir / "kubernetes-swagger2.json", "k8s", select="all", budget=None)
     unbounded = {t.name: t for t in whole}
     over = {name for name, t in unbounded.items() if size_of(t.declaration) > DEFAULT_BUDGET}

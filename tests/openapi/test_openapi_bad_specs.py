@@ -80,6 +80,20 @@ def test_remote_ref_is_refused_without_any_fetch(monkeypatch: pytest.MonkeyPatch
     assert {r.slug for r in toolset.rejected if r.operation_id in ("remoteRef", "fileRef")} == {"remote_ref"}
 
 
+def test_an_operation_written_as_a_reference_to_another_file_is_refused_as_remote_ref_naming_it() -> None:
+    # an unbundled root (DigitalOcean's): every operation is `get: {$ref: resources/...yml}`, never read, and no
+    # operationId can be seen, yet the refusal is the reference's, not `missing_operation_id`
+    for select in ("all", "extension"):
+        toolset = tk.from_openapi(BAD / "refs.yaml", "bad", select=select)
+        refused = {(r.method, r.path): r for r in toolset.rejected if r.path.startswith("/operation-file-ref")}
+        assert {key: r.slug for key, r in refused.items()} == {
+            ("GET", "/operation-file-ref"): "remote_ref",
+            ("DELETE", "/operation-file-ref"): "remote_ref",
+        }
+        assert "'resources/apps/apps_list.yml'" in refused["GET", "/operation-file-ref"].message
+        assert "'https://specs.example/ops.yaml#/deleteThing'" in refused["DELETE", "/operation-file-ref"].message
+
+
 def test_recursive_schema_is_cut_with_a_recorded_loss() -> None:
     tool = tk.from_openapi(BAD / "refs.yaml", "bad", select="all")["storeTree"]
     assert "Node" in tool.args_schema["$defs"]

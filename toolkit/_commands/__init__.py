@@ -42,7 +42,7 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every command that reads a target shares."""
     parser.add_argument("target", help="spec.yaml | file.py:function | module:function | module")
     parser.add_argument("--namespace", help="tool-name prefix (specs: default from the file name)")
-    parser.add_argument("--op", metavar="ID", help="only this operationId or tool name")
+    parser.add_argument("--op", metavar="ID", help="only this operationId, tool name or 'METHOD /path'")
     parser.add_argument("--overrides", metavar="FILE", help="side file of per-operation overrides (YAML)")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
 

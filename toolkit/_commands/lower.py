@@ -135,6 +135,8 @@ def _sizes_table(console: Console, sizes: dict[str, Any]) -> None:
     if not sizes["tools"]:
         return
     cut = f"; {plural(sizes['reduced'], 'tool')} reduced to fit, {sizes['cut']:,} bytes cut" if sizes["reduced"] else ""
+    if sizes["over"]:
+        cut += f"; {plural(sizes['over'], 'tool')} over the default budget with every reduction, sent whole (TK504)"
     budget = f" (toolset budget {sizes['toolset_budget']:,})" if sizes["toolset_budget"] is not None else ""
     title = f"declarations: {sizes['bytes']:,} bytes, ~{sizes['tokens']:,} tokens{budget}{cut}"
     caption = "~tokens: an approximate count, bytes / 4"

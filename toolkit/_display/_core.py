@@ -187,6 +187,8 @@ def size_note(tool: Tool) -> str:
     fit = tool.budget_fit
     if fit is not None and fit.reduced:
         note += f" (cut from {fit.before:,} to fit the {fit.budget:,}-byte budget: {', '.join(fit.reductions)})"
+    elif fit is not None and fit.over:
+        note += f" (over the default {fit.budget:,}-byte budget with every reduction: sent whole, lint TK504)"
     return note
 
 

@@ -45,7 +45,7 @@ from toolkit._from_python._signature import (
 )
 from toolkit._from_python._signature import tool_name as tool_name_of
 from toolkit._from_python._typeddict import convert_annotation
-from toolkit._lowering._budget import DEFAULT_BUDGET
+from toolkit._lowering._budget import DEFAULT, Budget
 from toolkit._tool import DomainCheck, Tool, build_tool
 
 __all__ = ["from_function"]
@@ -71,7 +71,7 @@ def from_function(
     confirm: bool | None = None,
     policy: Policy | None = None,
     domain: Iterable[DomainCheck] = (),
-    budget: int | None = DEFAULT_BUDGET,
+    budget: Budget = DEFAULT,
 ) -> Tool:
     """Build a :class:`~toolkit.Tool` from a typed, documented Python callable or a framework's tool object.
 
@@ -86,8 +86,9 @@ def from_function(
     when a namespace is given. ``description`` defaults to the docstring's summary and body. ``effect``
     defaults to ``"write"`` (the safe assumption); ``confirm`` defaults to ``False``. ``domain`` checks run
     after structural validation and give ``status: "rejected"``. ``budget`` bounds the declaration's size in
-    bytes (8 KiB; ``None``: no bound; ``policy.declaration_budget`` wins): over it, the declaration is reduced
-    with losses, or ``SchemaError`` (slug ``declaration_over_budget``) is raised.
+    bytes (``"default"``: 8 KiB; ``None``: no bound; ``policy.declaration_budget`` wins): over it, the
+    declaration is reduced with losses; when no reduction fits, a set budget raises ``SchemaError`` (slug
+    ``declaration_over_budget``) and the default one builds it whole with the error lint TK504.
     """
     if effect not in ("read", "write"):
         raise SignatureError(f"effect={effect!r} is not 'read' or 'write'; pass one of those", slug="bad_effect")

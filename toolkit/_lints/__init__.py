@@ -53,17 +53,23 @@ def lint(tool: Tool, memo: LintMemo | None = None) -> tuple[Lint, ...]:
 
     ``memo`` (one :class:`LintMemo` for the tools of one document) judges each shared top-level parameter once.
     """
-    return lint_contract(tool.contract, _declaration_bytes(tool), memo)
+    fit = tool.budget_fit
+    over = fit.budget if fit is not None and fit.over else None
+    return lint_contract(tool.contract, _declaration_bytes(tool), memo, over)
 
 
 def lint_contract(
-    contract: ToolContract, declaration_bytes: int | None, memo: LintMemo | None = None
+    contract: ToolContract,
+    declaration_bytes: int | None,
+    memo: LintMemo | None = None,
+    over_budget: int | None = None,
 ) -> tuple[Lint, ...]:
     """:func:`lint` for a tool not built yet: its contract and its declaration's size (``None``: not
-    measurable), as :attr:`Tool.declaration_bytes` will give it."""
+    measurable), as :attr:`Tool.declaration_bytes` will give it, and the budget it is over even with every
+    reduction (:attr:`Subject.over_budget`)."""
     schema = contract.args_schema
     if memo is not None and _shareable(contract):
-        return _lint_shared(contract, declaration_bytes, memo)
+        return _lint_shared(contract, declaration_bytes, memo, over_budget)
     refs = Refs(schema)
     fields = tuple(walk(refs, schema, "", 1))
     subject = Subject(
@@ -73,6 +79,7 @@ def lint_contract(
         fields,
         refs,
         declaration_bytes,
+        over_budget,
         framework=contract.framework,
         injected=contract.injected,
         **_framework_view(contract.framework),
@@ -97,7 +104,9 @@ def _shareable(contract: ToolContract) -> bool:
     )
 
 
-def _lint_shared(contract: ToolContract, declaration_bytes: int | None, memo: LintMemo) -> tuple[Lint, ...]:
+def _lint_shared(
+    contract: ToolContract, declaration_bytes: int | None, memo: LintMemo, over_budget: int | None
+) -> tuple[Lint, ...]:
     """:func:`lint` with the field rules' findings of each top-level parameter taken from (or put in) ``memo``;
     the same findings in the same order, and rules run in the same order."""
     schema = contract.args_schema
@@ -111,6 +120,7 @@ def _lint_shared(contract: ToolContract, declaration_bytes: int | None, memo: Li
         tuple(group.fields[0] for group in kept),
         refs,
         declaration_bytes,
+        over_budget,
     )
     by_rule: dict[str, list[Lint]] = {}  # the field rules' findings, group by group (most groups have none)
     for group in kept:
@@ -215,6 +225,13 @@ CATALOGUE: Sequence[Rule] = (
         f"the declaration is over {rules.LARGE_DECLARATION // 1024} KiB of JSON "
         f"(error over {rules.HUGE_DECLARATION // 1024} KiB)",
         rules.declaration_too_large,
+    ),
+    Rule(
+        "TK504",
+        "declaration_over_budget",
+        "error",
+        "the declaration is over the default budget even with every reduction, so it is sent whole",
+        rules.declaration_over_budget,
     ),
     Rule("TK601", "bad_tool_name", "error", "the tool name breaks the declaration name rule", rules.bad_tool_name),
     # a framework's own schema of the tool against toolkit's derivation (toolkit/_lints/_frameworks.py)

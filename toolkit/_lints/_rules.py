@@ -8,6 +8,7 @@ Each rule takes the :class:`~toolkit._lints._subject.Subject` and yields ``(path
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -16,6 +17,7 @@ from toolkit._contract import TOOL_NAME, Severity
 from toolkit._lints._promises import Finding, promised_format
 from toolkit._lints._subject import MAX_NESTING, Subject, containers, types
 from toolkit._lints._words import money_word
+from toolkit._lowering._budget import tokens
 from toolkit._regex import lazy
 
 __all__ = [
@@ -23,6 +25,7 @@ __all__ = [
     "LARGE_DECLARATION",
     "MAX_PARAMETERS",
     "bad_tool_name",
+    "declaration_over_budget",
     "declaration_too_large",
     "deep_nesting",
     "enum_case",
@@ -233,7 +236,7 @@ def too_many_parameters(s: Subject) -> Iterator[Finding]:
 
 def declaration_too_large(s: Subject) -> Iterator[Finding]:
     size = s.declaration_bytes
-    if size is None or size <= LARGE_DECLARATION:
+    if size is None or size <= LARGE_DECLARATION or s.over_budget is not None:  # TK504 says more
         return
     severity: Severity = "error" if size > HUGE_DECLARATION else "warning"
     limit = HUGE_DECLARATION if severity == "error" else LARGE_DECLARATION
@@ -244,6 +247,24 @@ def declaration_too_large(s: Subject) -> Iterator[Finding]:
         "narrow the operation with overrides (fewer parameters, a smaller request body, shallower references) "
         "or split it into tools that each do one thing",
         severity,
+    )
+
+
+def declaration_over_budget(s: Subject) -> Iterator[Finding]:
+    size, budget = s.declaration_bytes, s.over_budget
+    if size is None or budget is None:
+        return
+    own = len(json.dumps(s.description, ensure_ascii=False).encode())
+    arguments = sum(1 for f in s.fields if f.depth == 1)
+    yield (
+        "",
+        f"the declaration of {s.name!r} is {size:,} bytes (~{tokens(size):,} tokens), over the default budget of "
+        f"{budget:,} bytes even with every reduction, so none was taken and it is sent whole, with every request "
+        f"(its own description is {own:,} bytes, never reduced; it has {arguments} top-level arguments)",
+        "shorten the tool's description, leave rarely used arguments out, or split the tool; or accept the size "
+        "by setting a budget "
+        f"(budget={-(-size // 1024) * 1024} when building, Policy(declaration_budget=...) for this tool, or "
+        "policy: {declaration_budget: ...} in the OpenAPI overrides): a set budget refuses what it cannot fit",
     )
 
 

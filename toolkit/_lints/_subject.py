@@ -69,6 +69,9 @@ class Subject:
     """The schema's references, read once each."""
     declaration_bytes: int | None = None
     """Size of the lowered declaration as canonical UTF-8 JSON (``None``: not measurable)."""
+    over_budget: int | None = None
+    """The default declaration budget the declaration is over even with every reduction (it was built whole:
+    :attr:`toolkit._lowering._budget.BudgetFit.over`); ``None`` when it is within its budget."""
     framework: FrameworkSource | None = None
     """The framework tool object the tool was read from, if any (its schema is compared with ours)."""
     injected: tuple[Injected, ...] = ()

@@ -6,11 +6,12 @@ or the tool is refused.
 approximate estimate, ``ceil(bytes / 4)``: tokenizers differ by model and language, and JSON punctuation
 and English words both average around four bytes a token; use it to compare tools, not to bill them.
 
-**Budget.** Every tool has one, :data:`DEFAULT_BUDGET` (8 KiB, about 2k tokens) unless the author says
-otherwise: ``Policy(declaration_budget=...)`` for one tool (also ``policy: {declaration_budget: ...}`` in the
-OpenAPI overrides), ``from_function(budget=...)`` / ``from_openapi(budget=...)`` for everything they build
-(``None`` lifts it). ``from_openapi(toolset_budget=...)`` bounds the toolset's total (no default: a toolset is
-rarely sent whole); over it, the largest tools are refused first, slug ``over_toolset_budget``.
+**Budget.** Every tool has one, the default (:data:`DEFAULT`: :data:`DEFAULT_BUDGET`, 8 KiB, about 2k tokens)
+unless the author sets one: ``Policy(declaration_budget=...)`` for one tool (also ``policy:
+{declaration_budget: ...}`` in the OpenAPI overrides), ``from_function(budget=...)`` /
+``from_openapi(budget=...)`` for everything they build (``None`` lifts it).
+``from_openapi(toolset_budget=...)`` bounds the toolset's total (no default: a toolset is rarely sent whole);
+over it, the largest tools are refused first, slug ``over_toolset_budget``.
 
 **Reductions**, in this order; each is taken only when the ones before it cannot fit, and each is recorded as
 :class:`~toolkit.Loss` records (the validator still enforces the full ``args_schema``):
@@ -30,9 +31,15 @@ rarely sent whole); over it, the largest tools are refused first, slug ``over_to
    walker's own nesting cut reports it).
 
 When step 2, 3 or 4 is needed, the reference depth is then raised back as far as still fits with it. When
-nothing fits (the tool's own description and top-level arguments alone are over the budget),
-:func:`fit` raises :class:`~toolkit.SchemaError` with slug ``declaration_over_budget``: ``from_openapi``
-refuses the operation with that slug, ``from_function`` raises it.
+nothing fits (the tool's own description and top-level arguments alone are over the budget):
+
+* under the **default** budget the declaration is built as lowered, with no reduction (each would lose what
+  the model reads and still leave it over): :attr:`BudgetFit.over` is true, and the error lint TK504
+  (``declaration_over_budget``) gives its size, the reductions tried and what the author can do. Tools that
+  every other toolkit builds (a long docstring, an operation with many arguments) are built here too;
+* under a budget the author **set** (any of the ways above), :func:`fit` raises
+  :class:`~toolkit.SchemaError` with slug ``declaration_over_budget``: ``from_openapi`` refuses the
+  operation with that slug, ``from_function`` raises it.
 
 The budget is the ``gemini`` declaration's (``tool.declaration``, the default dialect); the other dialects'
 payloads are lowered from ``args_schema`` on demand, as they are.
@@ -46,7 +53,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import orjson
 
@@ -59,14 +66,17 @@ from toolkit._regex import lazy
 from toolkit._schema import Refs
 
 __all__ = [
+    "DEFAULT",
     "DEFAULT_BUDGET",
     "LARGE_ENUM",
     "REDUCTIONS",
+    "Budget",
     "BudgetFit",
     "Reduction",
     "SharedFit",
     "budget_summary",
     "check_budget",
+    "chosen_budget",
     "declaration_bytes",
     "fit",
     "over_toolset_budget",
@@ -75,6 +85,11 @@ __all__ = [
 
 DEFAULT_BUDGET = 8 * 1024
 """Bytes of compact JSON a declaration may take unless its author says otherwise (about 2k tokens)."""
+DEFAULT: Final = "default"
+"""The budget a tool gets when its author sets none: :data:`DEFAULT_BUDGET` bytes, and a declaration no
+reduction fits is built with an error lint rather than refused (see the module's notes)."""
+Budget = int | Literal["default"] | None
+"""What ``budget=`` takes: bytes (a set budget, which refuses what it cannot fit), :data:`DEFAULT`, or ``None``."""
 LARGE_ENUM = 32
 """An enum with more values than this is shortened by the ``enums`` reduction."""
 _KEPT_LEVEL = 1
@@ -114,6 +129,12 @@ class BudgetFit:
     @property
     def reduced(self) -> bool:
         return bool(self.reductions)
+
+    @property
+    def over(self) -> bool:
+        """Whether the declaration is over its budget as sent: no reduction fit it under the default budget,
+        so it was built whole (a set budget refuses it instead)."""
+        return self.budget is not None and self.after > self.budget
 
     @property
     def cut(self) -> int:
@@ -183,6 +204,17 @@ def check_budget(value: Any, what: str = "declaration_budget") -> int | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0):
         return value
     raise SchemaError(f"{what} must be a positive number of bytes or None, got {value!r}", slug="bad_budget")
+
+
+def chosen_budget(budget: Any, policy_budget: Any = None) -> tuple[int | None, bool]:
+    """The bytes a tool's declaration may take and whether a declaration no reduction fits is refused: the
+    policy's budget when it names one, else ``budget`` (``budget=`` when building); a set budget refuses,
+    :data:`DEFAULT` does not. Raises ``SchemaError`` slug ``bad_budget`` for a value that is neither."""
+    if policy_budget is not None:
+        return check_budget(policy_budget), True
+    if budget == DEFAULT and isinstance(budget, str):
+        return DEFAULT_BUDGET, False
+    return check_budget(budget, "budget"), True
 
 
 def _size(contract: ToolContract, schema: Mapping[str, Any] | None, sizes: dict[int, Any] | None = None) -> int:
@@ -293,11 +325,15 @@ def fit(
     max_depth: int,
     memo: Memo | None = None,
     root: Root | None = None,
+    *,
+    refuse: bool = True,
 ) -> tuple[Lowered, BudgetFit]:
     """``lowered`` (the contract's ``gemini`` lowering at ``max_depth``) made to fit ``budget`` bytes, with the
-    losses of every reduction, and how it fit; raises ``SchemaError`` slug ``declaration_over_budget`` when no
-    reduction fits (see the module's notes for the order). ``memo`` (shared by the tools of one document)
-    lowers each shared parameter once per reference depth tried; ``root`` (shared by its tools with the same
+    losses of every reduction, and how it fit; when no reduction fits, raises ``SchemaError`` slug
+    ``declaration_over_budget`` (``refuse``: a set budget) or gives ``lowered`` whole, its fit
+    :attr:`~BudgetFit.over` (the default budget; see the module's notes for the order). ``memo`` (shared by the
+    tools of one document) lowers each shared parameter once per reference depth tried; ``root`` (shared by its
+    tools with the same
     arguments, :meth:`~toolkit._lowering._shared.Memo.root`) keeps what depends on the arguments alone: the
     shallower lowerings, their reductions and what the full one says of them."""
     sizes = memo.sizes if memo is not None else None
@@ -326,6 +362,8 @@ def fit(
                 depth = _deepest(fits, shared.whole, max_depth - 1 if steps == 0 else max_depth)
                 cut = depth < max_depth and not shared.whole(depth)
                 return _result(shared, depth, steps, budget, (before, size(depth, steps)), cut)
+    if not refuse:
+        return lowered, BudgetFit(budget, before, before)
     smallest = size(0, _STAGES) if has_arguments(contract) else before
     raise SchemaError(
         f"the declaration of {contract.name!r} is {before:,} bytes (~{tokens(before):,} tokens) and still "
@@ -472,10 +510,17 @@ def over_toolset_budget(sizes: Mapping[str, int], budget: int | None) -> dict[st
 
 
 def budget_summary(fits: Mapping[str, BudgetFit], toolset_budget: int | None = None) -> dict[str, Any]:
-    """Each tool's declaration size (bytes, approximate tokens, size before reductions, reductions taken) and
-    the toolset's totals: what ``toolkit lower --summary`` and the corpus table report."""
+    """Each tool's declaration size (bytes, approximate tokens, size before reductions, reductions taken, over
+    the default budget with every reduction) and the toolset's totals: what ``toolkit lower --summary`` and the
+    corpus table report."""
     tools = {
-        name: {"bytes": f.after, "tokens": tokens(f.after), "before": f.before, "reductions": list(f.reductions)}
+        name: {
+            "bytes": f.after,
+            "tokens": tokens(f.after),
+            "before": f.before,
+            "reductions": list(f.reductions),
+            "over": f.over,
+        }
         for name, f in fits.items()
     }
     total = sum(f.after for f in fits.values())
@@ -486,6 +531,7 @@ def budget_summary(fits: Mapping[str, BudgetFit], toolset_budget: int | None = N
         "before": before,
         "cut": before - total,
         "reduced": sum(1 for f in fits.values() if f.reduced),
+        "over": sum(1 for f in fits.values() if f.over),
         "budgets": sorted({f.budget for f in fits.values() if f.budget is not None}),
         "toolset_budget": toolset_budget,
         "tools": tools,

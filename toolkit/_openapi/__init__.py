@@ -23,7 +23,15 @@ from typing import Any
 from toolkit._contract import Effect, SecurityScheme, ToolContract
 from toolkit._credential_record import env_name
 from toolkit._exceptions import SchemaError, SpecError
-from toolkit._lowering._budget import DEFAULT_BUDGET, BudgetFit, budget_summary, check_budget, over_toolset_budget
+from toolkit._lowering._budget import (
+    DEFAULT,
+    Budget,
+    BudgetFit,
+    budget_summary,
+    check_budget,
+    chosen_budget,
+    over_toolset_budget,
+)
 from toolkit._openapi._credential_rule import document_credentials
 from toolkit._openapi._definitions import Resolver
 from toolkit._openapi._flatten import SpecContext, flatten
@@ -46,23 +54,27 @@ def from_openapi(
     overrides: Any = None,
     select: str = "extension",
     include_deprecated: bool = False,
-    budget: int | None = DEFAULT_BUDGET,
+    budget: Budget = DEFAULT,
     toolset_budget: int | None = None,
 ) -> Toolset:
     """Build the tools of an OpenAPI document (3.0, 3.1, 3.2 or Swagger 2.0) or fragment.
 
     ``source`` is YAML or JSON text, a path, bytes or a dict. ``overrides`` (a dict, YAML text or a path) is
-    keyed by operationId: ``true`` or ``{name, description, confirm, policy, domain, credentials}``; naming an
-    operation there selects it. ``select="all"`` opts in every operation (exploration, benchmarks).
+    keyed by operationId or by ``"METHOD /path"``: ``true`` or ``{name, description, confirm, policy, domain,
+    credentials}``; naming an operation there selects it, and operations that share an operationId are built
+    only where named by method and path (see :mod:`._select`). ``select="all"`` opts in every operation
+    (exploration, benchmarks).
     ``credentials: {keep: [name, ...], secret: [name, ...]}`` (also in ``x-agent-tool``) keeps a parameter the
     credential rule would take out, or takes out one it misses.
 
-    ``budget`` is each declaration's size budget in bytes (8 KiB; ``None``: none; an operation's
-    ``policy.declaration_budget`` in the overrides wins), ``toolset_budget`` the total's (none by default): see
+    ``budget`` is each declaration's size budget in bytes (``"default"``: 8 KiB, and a declaration no reduction
+    fits is built with the error lint TK504; a number: a set budget, which refuses such an operation with
+    ``declaration_over_budget``; ``None``: none; an operation's ``policy.declaration_budget`` in the overrides
+    wins and is a set budget), ``toolset_budget`` the total's (none by default): see
     :mod:`toolkit._lowering._budget` for how declarations are reduced and when tools are refused.
     """
     check_namespace(namespace)
-    check_budget(budget, "budget")
+    chosen_budget(budget)
     check_budget(toolset_budget, "toolset_budget")
     options = load_overrides(overrides)
     with _gc_paused():
@@ -90,7 +102,7 @@ def _toolset(
     options: Mapping[str, Options],
     select: str,
     include_deprecated: bool,
-    budget: int | None = DEFAULT_BUDGET,
+    budget: Budget = DEFAULT,
 ) -> Toolset:
     doc = load_document(source)
     resolver = Resolver(doc.root, ref_siblings=doc.major == "3.1")
@@ -182,7 +194,7 @@ def _label(candidate: Candidate) -> str:
 
 
 def _build(
-    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: int | None = DEFAULT_BUDGET
+    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: Budget = DEFAULT
 ) -> Tool | Rejection:
     """One operation → one tool, or its refusal; nothing raised here escapes the operation, except a malformed
     domain rule or a credentials option that names no parameter: those are misuses of the overrides or the
@@ -204,9 +216,7 @@ def _build(
         return candidate.reject("internal_error", f"{type(exc).__name__}: {exc}")
 
 
-def _tool(
-    root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: int | None = DEFAULT_BUDGET
-) -> Tool:
+def _tool(root: Mapping[str, Any], candidate: Candidate, name: str, ctx: SpecContext, budget: Budget = DEFAULT) -> Tool:
     description = _description(candidate)
     schemes = _schemes(root, candidate.operation, ctx)
     flat = flatten(candidate, ctx, schemes)

@@ -54,7 +54,9 @@ RefusalSlug = Literal[
 
 SLUGS: Mapping[str, str] = {
     "missing_operation_id": "the operation has no operationId and the extension names no tool",
-    "duplicate_operation_id": "two operations share one operationId",
+    "duplicate_operation_id": (
+        "two operations share one operationId (name the ones to build by METHOD /path in the overrides)"
+    ),
     "missing_description": "no description anywhere (extension, overrides, operation or path item)",
     "multipart_body": "the request body is multipart/form-data with fields",
     "form_body": "the request body is an application/x-www-form-urlencoded form whose schema is not an object",
@@ -75,10 +77,12 @@ SLUGS: Mapping[str, str] = {
     "unsupported_keyword": "a keyword of an older draft that 2020-12 replaced, which would be silently ignored",
     "schema_too_deep": "a schema nests deeper than the limit",
     "schema_too_large": "an operation needs more shared schemas than the limit",
-    "declaration_over_budget": "the declaration is over its size budget even with every reduction (see `budget=`)",
+    "declaration_over_budget": (
+        "the declaration is over a budget the author set even with every reduction (the default one builds it: TK504)"
+    ),
     "over_toolset_budget": "the toolset's declarations are over its `toolset_budget`: the largest tools are refused",
     "deprecated": "the operation is deprecated (pass include_deprecated=True)",
-    "unknown_operation": "the overrides name an operationId the document does not have",
+    "unknown_operation": "the overrides name an operationId or a location (METHOD /path) the document does not have",
     "lowering_failed": "the arguments schema could not be lowered",
     "internal_error": "an unexpected error (a bug: please report it with the spec)",
 }
