@@ -204,7 +204,7 @@ class TargetError(ToolkitError, ValueError):
         "bad_target": "the target is not `file.py:function`, `module:function`, a module or a spec file",
         "no_tools_in_module": "the target module defines no Tool or Toolset: name a function instead",
         "preview_exited": "the pasted code ended its preview process (`os._exit`, a crash, out of memory)",
-        "preview_timeout": "the pasted code ran past the preview's time limit, and its process was killed",
+        "preview_timeout": "the pasted code ran past the preview's time limit: interrupted, or its process killed",
         "target_import_error": "importing the target raised (a missing package, an error at import)",
         "target_not_found": "no Python file or module at the path or name the target gives",
         "target_syntax_error": "the target file (or a file it imports) is not valid Python",
