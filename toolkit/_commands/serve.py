@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import plain_text
+from toolkit._commands import plain_text, stale_pin_notices
 from toolkit._exceptions import MissingExtraError, RuntimeConfigError, UsageError
 from toolkit._targets import import_location, is_spec, load_spec, load_tools, split_target
 from toolkit.runtime.exposure import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, read_token
@@ -116,6 +116,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from rich.console import Console
 
     notes = Console(stderr=True, highlight=False, soft_wrap=True)
+    stale_pin_notices(args.target)
     with _target_path(args.target):
         source = _source(args)
         ledger = None if args.no_ledger else (args.ledger or Path.cwd() / DEFAULT_LEDGER_PATH)
