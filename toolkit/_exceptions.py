@@ -26,7 +26,7 @@ Exceptions are for the programmer only, and every one of them comes from this sm
 Every error carries a stable ``slug`` (tests and tools match on it, never on the message) and a message
 that says how to fix the problem. Each class states its slugs once, in its ``slugs`` table (slug → one-line
 meaning; the first is the class's own ``slug``, what it carries when raised without ``slug=``), so a slug
-belongs to exactly one class. :data:`ERROR_SLUGS`, the registry the README's reference section is rendered
+belongs to exactly one class. :data:`ERROR_SLUGS`, the registry ``docs/reference.md`` is rendered
 from, is derived from those tables; ``tests/package/test_vocabularies.py`` checks every ``slug=`` the package writes
 against the class that raises it.
 """

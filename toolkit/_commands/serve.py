@@ -1,9 +1,9 @@
 """``toolkit serve TARGET``: serve the target's tools over MCP, on stdio or on streamable HTTP (loopback only).
 
-toolkit serve specs/orders.yaml --base-url http://127.0.0.1:8765 --credential apiKey=ORDERS_API_KEY
-toolkit serve specs/orders.yaml --http --port 8000        # http://127.0.0.1:8000/mcp
-toolkit serve golden/generated/orders_tools --base-url URL  # a generated package (or its module name)
-toolkit serve tools.py                                     # every Tool and Toolset in the file (or tools.py:function)
+    toolkit serve specs/orders.yaml --base-url http://127.0.0.1:8765 --credential apiKey=ORDERS_API_KEY
+    toolkit serve specs/orders.yaml --http --port 8000           # http://127.0.0.1:8000/mcp
+    toolkit serve golden/generated/orders_tools --base-url URL   # a generated package (or its module name)
+    toolkit serve tools.py        # every Tool and Toolset in the file (or tools.py:function: one function)
 
 Clients list the tools' mcp payloads and call them through toolkit: strict validation, the user's confirmation
 (asked through the client when it can show a form), the idempotency ledger for write tools (--ledger FILE,
