@@ -1,6 +1,6 @@
 """The envelope's closed vocabularies: the ``code`` of a :class:`~toolkit.FieldError` and the ``action`` of a
 :class:`~toolkit.Notice`, each a ``Literal`` alias (mypy checks every literal passed where the alias is the
-parameter type) and a table with a one-line meaning per entry (the README's reference section is rendered
+parameter type) and a table with a one-line meaning per entry (``docs/reference.md`` is rendered
 from it; ``tests/package/test_vocabularies.py`` keeps alias, table and the package's source in step).
 
 These are the codes and actions the package itself writes. :class:`~toolkit.FieldError` and

@@ -27,7 +27,7 @@ Exceptions are for the programmer only, and every one of them comes from this sm
 Every error carries a stable ``slug`` (tests and tools match on it, never on the message) and a message
 that says how to fix the problem. Each class states its slugs once, in its ``slugs`` table (slug → one-line
 meaning; the first is the class's own ``slug``, what it carries when raised without ``slug=``), so a slug
-belongs to exactly one class. :data:`ERROR_SLUGS`, the registry the README's reference section is rendered
+belongs to exactly one class. :data:`ERROR_SLUGS`, the registry ``docs/reference.md`` is rendered
 from, is derived from those tables; ``tests/package/test_vocabularies.py`` checks every ``slug=`` the package writes
 against the class that raises it.
 """
@@ -206,7 +206,7 @@ class TargetError(ToolkitError, ValueError):
         "bad_target": "the target is not `file.py:function`, `module:function`, a module or a spec file",
         "no_tools_in_module": "the target module defines no Tool or Toolset: name a function instead",
         "preview_exited": "the pasted code ended its preview process (`os._exit`, a crash, out of memory)",
-        "preview_timeout": "the pasted code ran past the preview's time limit, and its process was killed",
+        "preview_timeout": "the pasted code ran past the preview's time limit: interrupted, or its process killed",
         "target_import_error": "importing the target raised (a missing package, an error at import)",
         "target_not_found": "no Python file or module at the path or name the target gives",
         "target_syntax_error": "the target file (or a file it imports) is not valid Python",

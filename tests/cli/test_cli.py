@@ -1,7 +1,7 @@
 """The ``toolkit`` command line, driven in-process through ``main([...])`` and once as a real process.
 
 Internals: the CLI's renderers (``_commands.lower``, ``progress``, ``reference``) driven alone on a console, and the
-slug, code and rule tables the README reference section is generated from."""
+slug, code and rule tables ``toolkit reference`` (and docs/reference.md) renders."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from toolkit._commands import reference
 from toolkit._diff._rules import RULES
 from toolkit._envelope_codes import FIELD_CODES, NOTICE_ACTIONS
 from toolkit._exceptions import ERROR_SLUGS
+from toolkit._lints import CATALOGUE
 from toolkit._lowering._budget import REDUCTIONS
 from toolkit._lowering._dialect import DIALECT_SLUGS
 from toolkit._openapi._refusal import SLUGS
@@ -703,16 +704,9 @@ def test_lower_summary_shows_each_declaration_size_and_the_total(
     ]
 
 
-# -- reference: the README's section is the rendered vocabulary tables ---------------------------------
-def test_readme_reference_section_is_the_rendered_tables(repo_root: Path) -> None:
-    text = (repo_root / "README.md").read_text(encoding="utf-8")
-    assert reference.section(text) == reference.reference_markdown(), (
-        f"README.md's '{reference.HEADING}' section is stale; regenerate it with `.venv/bin/{reference.COMMAND}`"
-    )
-
-
+# -- reference: one table per vocabulary (docs/reference.md is this page: tests/package/test_docs.py) -------
 def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None:
-    subsections = reference.reference_markdown().split("\n### ")[1:]
+    subsections = reference.reference_markdown().split("\n## ")[1:]
     rendered = {
         title.split("\n", 1)[0]: [line.split(" | ")[0].removeprefix("| `").rstrip("`") for line in _rows(title)]
         for title in subsections
@@ -724,23 +718,9 @@ def test_reference_has_one_table_per_vocabulary_with_one_row_per_entry() -> None
         "Refusal slugs": sorted(SLUGS),
         "Dialect refusal slugs": sorted(DIALECT_SLUGS),
         "Declaration reductions": list(REDUCTIONS),  # in the order they are tried
+        "Lint codes": [rule.code for rule in CATALOGUE],  # in catalogue order
     }
     assert f"| `bad_signature` | SignatureError | {ERROR_SLUGS['bad_signature'].meaning} |" in subsections[2]
-
-
-def test_replace_section_swaps_only_the_reference_section() -> None:
-    before = "# Title\n\n## Usage\n\ntext\n\n## Reference\n\nSTALE\n\n## Later\n\nkept\n"
-    after = reference.replace_section(before)
-    assert after.startswith("# Title\n\n## Usage\n\ntext\n\n## Reference\n")
-    assert after.endswith("\n\n## Later\n\nkept\n")
-    assert "STALE" not in after
-    assert reference.section(after) == reference.reference_markdown()
-    assert reference.replace_section(after) == after
-
-
-def test_replace_section_appends_a_missing_section() -> None:
-    after = reference.replace_section("# Title\n\ntext\n")
-    assert after == "# Title\n\ntext\n\n" + reference.reference_markdown()
 
 
 def test_markdown_table_escapes_pipes_in_cells() -> None:

@@ -1,4 +1,4 @@
-"""Reviewing a change to a pinned spec: ``lower`` and ``diff`` read it with a notice that its pin is stale,
+"""Reviewing a change to a pinned spec: ``lower``, ``diff`` and ``serve`` read it with a notice that its pin is stale,
 ``golden check`` fails until ``toolkit pin SPEC`` re-pins it, and ``generate`` records no absolute spec path."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,19 @@ def test_a_changed_pinned_spec_is_lowered_with_a_stale_pin_notice(
     assert limit["maximum"] == 50
     assert "`toolkit pin specs/orders.yaml`" in err
     assert run(capsys, "lower", "specs/orders.yaml", "--summary")[0] == 0
+
+
+def test_a_changed_pinned_spec_is_served_with_the_same_stale_pin_notice(
+    capsys: pytest.CaptureFixture[str], repo: Path
+) -> None:
+    lower_the_limit(repo / "specs" / "orders.yaml")
+    _, _, lowered = run(capsys, "lower", "specs/orders.yaml", "--op", "listOrders")
+    notice = next(line for line in lowered.splitlines() if line.startswith("notice:"))
+    command = [sys.executable, "-m", "toolkit.cli", "serve", "specs/orders.yaml", "--no-ledger"]
+    served = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert served.returncode == 0, served.stderr  # stdin at its end: the stdio server stops at once
+    assert notice in served.stderr.splitlines()
+    assert "serving 5 tool(s) over stdio" in served.stderr
 
 
 def test_golden_check_fails_until_the_spec_is_re_pinned(capsys: pytest.CaptureFixture[str], repo: Path) -> None:

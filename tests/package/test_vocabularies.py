@@ -7,8 +7,9 @@ per-operation refusal slugs (``toolkit._openapi._refusal.SLUGS``) and the dialec
 of them goes: the code/action/slug argument of ``FieldError``, ``Notice``, ``Refusal``, ``Rejection`` and of
 every function whose parameter is typed with a vocabulary's ``Literal`` alias, ``slug=`` of an exception
 class, class-level ``slug = ...``, and the strings a local variable or module table feeds into those places.
-Every literal must be in its table, every entry must be written somewhere (or say ``reserved:``), and the
-README's reference section must equal the tables' rendering. The scan lives in ``tests/vocabulary_scan.py``.
+Every literal must be in its table, every entry must be written somewhere (or say ``reserved:``), and
+``docs/reference.md`` must equal the tables' rendering (``tests/package/test_docs.py``). The scan lives in
+``tests/vocabulary_scan.py``.
 
 Internals: every closed vocabulary table (slugs, codes, actions, refusals) and ``_exceptions``'s source, which this
 module checks the package against.

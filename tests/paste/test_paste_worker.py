@@ -69,6 +69,7 @@ def test_a_plain_endless_loop_is_interrupted_inside_the_worker_and_located(previ
     pid = previewer.pid
     draft = previewer.build("while True:\n    pass\n" + FUNCTION)
     assert draft.problem is not None
+    assert (draft.problem.slug, draft.problem.line) == ("preview_timeout", 1), "the timeout's slug, not an import's"
     assert "still running after" in draft.problem.message
     assert previewer.pid == pid, "an interruptible loop does not cost the warm worker"
 

@@ -60,7 +60,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--dialect", action="append", choices=list(DIALECTS), default=[], help="spec sides: also diff this dialect"
     )
-    parser.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="text (default), markdown (a pull-request comment) or json",
+    )
     parser.add_argument("--json", action="store_true", help="same as --format json")
 
 

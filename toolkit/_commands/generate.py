@@ -1,12 +1,13 @@
 """``toolkit generate SPEC --out DIR``: write the generated tool package for a spec's opted-in operations.
 
-toolkit generate specs/orders.yaml --out golden/generated                # -> golden/generated/orders_tools/
-toolkit generate api.yaml --out build --namespace shop --package shop_tools
-toolkit generate specs/orders.yaml --out golden/generated --check      # exit 1 if the package is stale
-toolkit generate specs/orders.yaml --out build --trim trim.yaml        # per-tool keep_fields / max_items / max_bytes
+    toolkit generate specs/orders.yaml --out golden/generated            # -> golden/generated/orders_tools/
+    toolkit generate api.yaml --out build --namespace shop --package shop_tools
+    toolkit generate specs/orders.yaml --out golden/generated --check    # exit 1 if the package is stale
+    toolkit generate specs/orders.yaml --out build --trim trim.yaml      # keep_fields / max_items / max_bytes
 
 One module per tool plus its declaration and contract as JSON resources; the output is byte-identical on
-regeneration, so the package can be committed and reviewed like code.
+regeneration, so the package can be committed and reviewed like code. The spec path it records is relative to
+the working folder (the file name alone for a spec outside it), so the output is the same on every machine.
 """
 
 from __future__ import annotations

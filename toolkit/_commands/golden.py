@@ -19,7 +19,8 @@ Which tools are under golden control is explicit: ``<dir>/golden.toml`` lists th
     target = "mypackage.tools"         # every Tool and Toolset at the module's top level (or "../tools.py")
 
 A ``[[spec]]`` may also set ``select = "all"`` to put every operation under control; a file target
-(``"../tools.py:ping"``) is relative to golden.toml too.
+(``"../tools.py:ping"``) is relative to golden.toml too. An entry's ``dialects = ["openai", "mcp"]`` also keeps
+each tool's payload in those dialects as ``<dir>/<dialect>/<tool>.json``.
 Exit code 1 when ``check`` finds a missing, stale or orphaned golden file, or a spec under golden control that
 changed since it was pinned (review it, then ``toolkit pin SPEC``).
 """
@@ -49,7 +50,9 @@ def add_parser(subparsers: Any) -> None:
         description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("action", choices=("check", "update"))
+    parser.add_argument(
+        "action", choices=("check", "update"), help="check: compare and report drift; update: rewrite the files"
+    )
     parser.add_argument(
         "targets", nargs="*", default=[], help=f"tool sources (default: the ones in <dir>/{_golden.MANIFEST})"
     )

@@ -1,10 +1,13 @@
 """``toolkit lower TARGET``: the exact declaration each tool sends to the model, with losses and lints.
 
-toolkit lower toolkit.examples:search_issues
-toolkit lower specs/orders.yaml --op getOrder
-toolkit lower spec.json --all --summary        # every operation, summarised (losses and refusals by kind, and
-                                               # each declaration's size: bytes, ~tokens = bytes / 4, the total)
-toolkit lower specs/orders.yaml --dialect openai   # the payload another provider's SDK sends
+    toolkit lower toolkit.examples:search_issues
+    toolkit lower specs/orders.yaml --op getOrder
+    toolkit lower spec.json --all --summary        # every operation, summarised (losses and refusals by kind,
+                                                   # each declaration's size: bytes, ~tokens = bytes / 4, the total)
+    toolkit lower specs/orders.yaml --dialect openai   # the payload another provider's SDK sends
+
+On a terminal the declaration soft-wraps; piped, the same text is printed unstyled and unwrapped (``--json``
+prints JSON records). A pinned spec that changed since its pin is still lowered, with a notice on stderr.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """``toolkit serve TARGET``: serve the target's tools over MCP, on stdio or on streamable HTTP (loopback only).
 
-toolkit serve specs/orders.yaml --base-url http://127.0.0.1:8765 --credential apiKey=ORDERS_API_KEY
-toolkit serve specs/orders.yaml --http --port 8000        # http://127.0.0.1:8000/mcp
-toolkit serve golden/generated/orders_tools --base-url URL  # a generated package (or its module name)
-toolkit serve tools.py                                     # every Tool and Toolset in the file (or tools.py:function)
+    toolkit serve specs/orders.yaml --base-url http://127.0.0.1:8765 --credential apiKey=ORDERS_API_KEY
+    toolkit serve specs/orders.yaml --http --port 8000           # http://127.0.0.1:8000/mcp
+    toolkit serve golden/generated/orders_tools --base-url URL   # a generated package (or its module name)
+    toolkit serve tools.py        # every Tool and Toolset in the file (or tools.py:function: one function)
 
 Clients list the tools' mcp payloads and call them through toolkit: strict validation, the user's confirmation
 (asked through the client when it can show a form), the idempotency ledger for write tools (--ledger FILE,
@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit._commands import plain_text
+from toolkit._commands import plain_text, stale_pin_notices
 from toolkit._exceptions import MissingExtraError, RuntimeConfigError, UsageError
 from toolkit._targets import import_location, is_spec, load_spec, load_tools, split_target
 from toolkit.runtime.exposure import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, read_token
@@ -116,6 +116,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     from rich.console import Console
 
     notes = Console(stderr=True, highlight=False, soft_wrap=True)
+    stale_pin_notices(args.target)
     with _target_path(args.target):
         source = _source(args)
         ledger = None if args.no_ledger else (args.ledger or Path.cwd() / DEFAULT_LEDGER_PATH)

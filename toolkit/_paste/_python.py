@@ -6,7 +6,8 @@ it uses resolve), registered in ``sys.modules`` and ``linecache`` under a name d
 pydantic resolves string annotations, ``inspect.getsource`` finds the functions, and error locations show the
 line. A mistake is located by the same helper that locates a failing import of a target
 (:func:`toolkit._targets.source_failure`). Code that keeps running past ``time_limit`` seconds while the module
-is executed (a stray ``while True``) is interrupted on the main thread of a POSIX system and reported.
+is executed (a stray ``while True``) is interrupted on the main thread of a POSIX system and reported as
+``preview_timeout`` at the pasted line it was running (the slug a killed preview process gets too).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from types import FrameType, ModuleType
 from typing import Any
 
 from toolkit._contract import Effect
-from toolkit._exceptions import ToolkitError
+from toolkit._exceptions import TargetError, ToolkitError
 from toolkit._paste._problem import Problem, problem_of
 from toolkit._targets import source_failure
 from toolkit._tool import Tool, Toolset
@@ -61,13 +63,9 @@ def run_source(text: str, seed: Mapping[str, Any] | None = None, time_limit: flo
     try:
         with _time_limit(time_limit):
             exec(code, module.__dict__)
-    except _TooLong:
+    except _TooLong as stopped:
         _restore(name, previous)
-        return Problem(
-            "target_import_error",
-            f"the pasted code was still running after {time_limit:g} s (a loop that never ends?); "
-            "code at the top level runs on every edit: put it inside a function",
-        )
+        return _too_long(stopped, filename, time_limit)
     except (Exception, SystemExit) as error:
         _restore(name, previous)
         return _failure(error, filename)
@@ -83,6 +81,18 @@ def _restore(name: str, previous: ModuleType | None) -> None:
 
 def _failure(error: BaseException, filename: str) -> Problem:
     return problem_of(source_failure(error, filename, filename), filename)
+
+
+def _too_long(stopped: _TooLong, filename: str, time_limit: float) -> Problem:
+    """Pasted code interrupted at its time limit: a ``preview_timeout`` at the pasted line it was running."""
+    lines = [frame.f_lineno for frame, _ in traceback.walk_tb(stopped.__traceback__)
+             if frame.f_code.co_filename == filename]  # fmt: skip
+    message = (
+        f"the pasted code was still running after {time_limit:g} s (a loop that never ends?); "
+        "code at the top level runs on every edit: put it inside a function"
+    )
+    error = TargetError(message, slug="preview_timeout", path=filename, line=lines[-1] if lines else None)
+    return problem_of(error, filename)
 
 
 @contextmanager
