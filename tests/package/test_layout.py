@@ -50,6 +50,7 @@ HEAVY = frozenset(
         "anthropic",
         "asyncio",
         "concurrent",
+        "crewai",
         "fastmcp",
         "google",
         "httpx",

@@ -246,9 +246,24 @@ def _named(fn: Any) -> list[str]:
 
 def _crewai(obj: Any) -> Read:
     """``@tool`` makes a ``Tool`` with ``func``; a ``BaseTool`` subclass runs ``_run``, whose arguments CrewAI
-    validates against ``args_schema`` first."""
+    validates against ``args_schema`` first. CrewAI sends the name sanitised (``"Add numbers"`` becomes
+    ``add_numbers``) and the description without the ``Tool Name: ...`` block it may hold."""
     fn = getattr(obj, "func", None) or _run_or_arun(obj, "crewai.tools.base_tool.BaseTool")
-    return Read(fn, lambda: _model_schema(obj.args_schema), fields=_model_fields(obj.args_schema))
+    name, description = obj.name, obj.description
+    try:  # the object came from CrewAI, so CrewAI is loaded: its own rules name and describe the tool
+        from crewai.utilities.agent_utils import strip_composite_description_prefix
+        from crewai.utilities.string_utils import sanitize_tool_name
+    except ImportError:  # a CrewAI without them sends the name and description as they are
+        pass
+    else:
+        name, description = sanitize_tool_name(name), strip_composite_description_prefix(description)
+    return Read(
+        fn,
+        lambda: _model_schema(obj.args_schema),
+        name=name,
+        description=description,
+        fields=_model_fields(obj.args_schema),
+    )
 
 
 def _ag2(obj: Any) -> Read:
