@@ -62,3 +62,11 @@ def test_toolkit_calls_the_tool_as_smolagents_does(name: str, args: dict[str, ob
     result = tk.from_function(obj).call(args)
     assert result.status == "ok", result
     assert result.data == obj(**args)
+
+
+def test_a_bound_forward_reads_its_owner_s_inputs() -> None:
+    obj = CASES["search_catalogue"].obj
+    from_method = tk.from_function(obj.forward)
+    assert from_method.name == "search_catalogue"
+    assert from_method.args_schema == tk.from_function(obj).args_schema
+    assert described(from_method.args_schema) == 3

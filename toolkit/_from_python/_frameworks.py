@@ -29,10 +29,10 @@ itself); the parameter descriptions its schema carries fill those the docstring 
 validates arguments against before it calls the function (LangChain's and CrewAI's ``args_schema``) stands
 in for the function's annotations: its fields' types, constraints, defaults. A function that takes only
 ``**kwargs`` (a tool class's ``_run``, a llama-index tool's ``call``) is given a signature made of those
-fields (or of the framework's JSON Schema). A bound ``_run``/``_arun`` of a tool object is read with its
-owner. Parameters the framework fills for this object (haystack's ``inputs_from_state``, llama-index's
-workflow ``Context``) are injected. Reading the schema never fails the build: a framework that refuses to
-declare the tool is recorded as a refusal, which a lint shows.
+fields (or of the framework's JSON Schema). A bound ``_run``/``_arun`` (``forward`` for smolagents) of a
+tool object is read with its owner. Parameters the framework fills for this object (haystack's
+``inputs_from_state``, llama-index's workflow ``Context``) are injected. Reading the schema never fails the
+build: a framework that refuses to declare the tool is recorded as a refusal, which a lint shows.
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def read_tool_object(obj: Any) -> ToolObject | None:
         if qualified(type(meta)) == "fastmcp.tools.function_tool.ToolMeta":
             return _fastmcp_function(obj, meta)
         owner = getattr(obj, "__self__", None)
-        if getattr(obj, "__name__", None) in ("_run", "_arun") and owner is not None:
-            return _read(owner, obj)  # a tool class's own method: its owner's args_schema describes it
+        if getattr(obj, "__name__", None) in ("_run", "_arun", "forward") and owner is not None:
+            return _read(owner, obj)  # a tool class's own method: its owner's schema describes it
         return None
     return _read(obj, None)
 
