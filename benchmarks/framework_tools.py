@@ -36,6 +36,7 @@ MODULES = (
     "ag2_tools",
     "llama_index_tools",
     "crewai_tools",
+    "autogen_tools",
 )
 SECTION_TEXT = ("Args:", "Parameters", ":param", "@param", "arguments", "**Args")
 

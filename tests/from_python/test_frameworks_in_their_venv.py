@@ -1,10 +1,11 @@
-"""CrewAI and llama-index-core tools, tested under their frameworks in a venv of their own.
+"""CrewAI, llama-index-core and AG2 < 1.0 tools, tested under their frameworks in a venv of their own.
 
-CrewAI pins pydantic, openai and mcp below the versions this suite pins (.ci/constraints.txt), and
-llama-index-core brings 34 packages (about 145 MB), so neither is in the `frameworks` extra: ``.ci/setup``
-installs both, with toolkit, in ``.venv-frameworks`` (pinned by .ci/constraints-frameworks.txt), and this test
-runs their test modules there, in a pytest of that venv. Where this interpreter has them, the modules run here
-directly and this test has nothing to add.
+CrewAI pins pydantic, openai and mcp below the versions this suite pins (.ci/constraints.txt), llama-index-core
+brings 34 packages (about 145 MB), and AG2 < 1.0 (the ``autogen`` package) shares its distribution name with the
+AG2 of the `frameworks` extra, so none is in that extra: ``.ci/setup`` installs them, with toolkit, in
+``.venv-frameworks`` (pinned by .ci/constraints-frameworks.txt), and this test runs their test modules there, in
+a pytest of that venv. Where this interpreter has them all, the modules run here directly and this test has
+nothing to add.
 """
 
 from __future__ import annotations
@@ -16,15 +17,19 @@ import subprocess
 import pytest
 from locations import REPO
 
-MODULES = ("tests/from_python/test_framework_crewai.py", "tests/from_python/test_framework_llama_index.py")
-FRAMEWORKS = ("crewai", "llama_index")
+MODULES = (
+    "tests/from_python/test_framework_crewai.py",
+    "tests/from_python/test_framework_llama_index.py",
+    "tests/from_python/test_framework_autogen.py",
+)
+FRAMEWORKS = ("crewai", "llama_index", "autogen")
 PYTHON = REPO / ".venv-frameworks" / "bin" / "python"
 
 
 @pytest.mark.slow
-def test_crewai_and_llama_index_tools_pass_their_tests_in_their_venv() -> None:
+def test_crewai_llama_index_and_autogen_tools_pass_their_tests_in_their_venv() -> None:
     if all(importlib.util.find_spec(name) is not None for name in FRAMEWORKS):
-        pytest.skip("crewai and llama-index-core are installed here: their test modules run in this session")
+        pytest.skip("crewai, llama-index-core and autogen are installed here: their test modules run in this session")
     if not PYTHON.is_file():
         pytest.skip(f"{PYTHON.parent.parent.name} is missing (crewai conflicts with the pinned deps): run .ci/setup")
     run = subprocess.run(

@@ -279,6 +279,18 @@ def _ag2(obj: Any) -> Read:
     )
 
 
+def _autogen(obj: Any) -> Read:
+    """AG2 before 1.0 (``autogen.tools.Tool``): ``func`` already has the parameters AG2 injects (its
+    ``ChatContext``, ``Depends(...)``) taken out of its signature, and fills them when called."""
+    definition = obj.tool_schema["function"]
+    return Read(
+        getattr(obj, "func", None),
+        lambda: definition["parameters"],
+        name=definition.get("name"),
+        description=definition.get("description"),
+    )
+
+
 Reader = Callable[[Any], Read]
 READERS: Mapping[tuple[str, str], Reader] = {
     ("google-adk", "google.adk.tools.function_tool.FunctionTool"): _adk,
@@ -294,4 +306,5 @@ READERS: Mapping[tuple[str, str], Reader] = {
     ("haystack", "haystack.tools.tool.Tool"): _haystack,
     ("crewai", "crewai.tools.base_tool.BaseTool"): _crewai,
     ("ag2", "ag2.tools.final.function_tool.FunctionTool"): _ag2,
+    ("ag2", "autogen.tools.tool.Tool"): _autogen,
 }

@@ -20,7 +20,8 @@ llama-index    ``FunctionTool``, any ``BaseTool``           ``.real_fn``, else `
 haystack       ``Tool``, ``ComponentTool``, ``@tool``       ``.function``, else the      ``.parameters``
                                                            component's ``run``
 crewai         ``BaseTool``, ``@tool``                     ``.func``, else ``._run``    ``.args_schema``
-ag2            ``autogen.tools.Tool``                      ``.func``                    ``.tool_schema``
+ag2            ``ag2.tools.FunctionTool``, ``@tool``        ``.model.call`` (unwrapped)  ``.schema.function``
+ag2 < 1.0      ``autogen.tools.Tool``                      ``.func``                    ``.tool_schema``
 =============  ==========================================  ===========================  ===========================
 
 The object's name is the tool's name; its description is used unless it is only the function's docstring
