@@ -24,13 +24,29 @@ from typing import Any
 import toolkit as tk
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
-MODULES = ("adk_tools", "langchain_tools", "mcp_tools", "openai_agents_tools", "pydantic_ai_tools", "agno_tools")
+MODULES = (
+    "adk_tools",
+    "langchain_tools",
+    "mcp_tools",
+    "openai_agents_tools",
+    "pydantic_ai_tools",
+    "agno_tools",
+    "smolagents_tools",
+    "haystack_tools",
+    "ag2_tools",
+    "llama_index_tools",
+    "crewai_tools",
+    "autogen_tools",
+)
 SECTION_TEXT = ("Args:", "Parameters", ":param", "@param", "arguments", "**Args")
 
 
 def inner_function(obj: Any) -> Any:
     """The function a framework's tool object wraps, found without toolkit's help."""
-    for attribute in ("func", "coroutine", "fn", "function", "entrypoint", "__wrapped__"):
+    model = getattr(obj, "model", None)  # AG2 keeps the function in a FastDepends call model
+    if callable(getattr(model, "call", None)):
+        return inspect.unwrap(model.call)
+    for attribute in ("func", "coroutine", "fn", "real_fn", "function", "entrypoint", "forward", "__wrapped__"):
         found = getattr(obj, attribute, None) if not inspect.isfunction(obj) else None
         if callable(found):
             return inspect.unwrap(found)

@@ -141,3 +141,11 @@ def test_langchain_s_own_schema_is_compared_with_toolkit_s() -> None:
     tool = tk.from_function(CASES["annotate_order"].obj)  # @tool without parse_docstring: no descriptions
     assert {lint.path for lint in tool.lints if lint.slug == "framework_description"} == {"order_id", "note"}
     assert not [lint for lint in tool.lints if lint.slug in ("framework_parameters", "framework_types")]
+
+
+def test_a_bound_run_reads_its_owner_s_args_schema() -> None:
+    from_method, from_object = tk.from_function(QuoteShipping()._run), tk.from_function(QuoteShipping())
+    assert from_method.name == "quote_shipping"
+    assert from_method.args_schema == from_object.args_schema
+    assert from_method.args_schema["properties"]["weight_grams"]["description"].startswith("Parcel weight")
+    assert {i.name for i in from_method.contract.injected} == {"run_manager"}

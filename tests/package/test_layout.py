@@ -51,6 +51,7 @@ HEAVY = frozenset(
         "anthropic",
         "asyncio",
         "concurrent",
+        "crewai",
         "fastmcp",
         "google",
         "httpx",

@@ -77,10 +77,11 @@ def from_function(
 
     ``fn`` may be a function, method or callable object, or a tool object of an agent framework (google-adk
     ``FunctionTool``, a LangChain tool, a FastMCP or MCP tool, an OpenAI Agents ``FunctionTool``, a
-    pydantic-ai ``Tool``, an agno ``Function``): its function is read, and its name, description and
-    parameter descriptions are kept. Parameters a runtime fills (toolkit's :class:`~toolkit.ToolContext`,
-    the frameworks' contexts) are injected: left out of the declaration and listed in
-    ``tool.contract.injected``.
+    pydantic-ai ``Tool``, an agno ``Function``, a smolagents ``Tool``, a llama-index tool, a haystack
+    ``Tool``, a CrewAI tool, an AG2 ``Tool``), or a tool class's bound ``_run``/``_arun``: its function is
+    read, and its name, description and parameter descriptions are kept. Parameters a runtime fills
+    (toolkit's :class:`~toolkit.ToolContext`, the frameworks' contexts) are injected: left out of the
+    declaration and listed in ``tool.contract.injected``.
 
     ``name`` defaults to the function's (or tool object's) name and is prefixed with ``namespace + "_"``
     when a namespace is given. ``description`` defaults to the docstring's summary and body. ``effect``
@@ -100,7 +101,8 @@ def from_function(
     framework = source.source.framework if source is not None else None
     described = {**(source.descriptions if source is not None else {}), **doc.params}
     fields = source.fields if source is not None else {}
-    params, injected = _params(target, described, where, framework, fields)
+    hidden = source.hidden if source is not None else {}
+    params, injected = _params(target, described, where, framework, fields, hidden)
     model = _arguments_model(params, where)
     try:
         args_schema, losses = args_schema_of(model)
@@ -149,6 +151,7 @@ def _params(
     where: str,
     framework: str | None,
     fields: Mapping[str, FieldInfo],
+    hidden: Mapping[str, str],
 ) -> tuple[list[_Param], tuple[Injected, ...]]:
     params: list[_Param] = []
     injected: list[Injected] = []
@@ -156,7 +159,7 @@ def _params(
         if framework is not None and p.kind is p.VAR_KEYWORD:
             continue  # a framework's `**kwargs` catch-all (LangChain's _run): nothing is passed through it
         check_kind(p, where)
-        found = classify(p, annotation, fn, framework)
+        found = classify(p, annotation, fn, framework, hidden)
         if found is not None:
             injected.append(found)
             continue

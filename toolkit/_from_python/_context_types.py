@@ -97,6 +97,19 @@ CONTEXTS = _table(
     ),
     (Kind("agno", "agno passes the FunctionCall being executed"), ("agno.tools.function.FunctionCall",)),
     (
+        Kind("llama-index", "llama-index passes the workflow Context (state, events) when an agent runs the tool"),
+        (
+            "workflows.context.context.Context",  # llama-index-workflows, which llama-index-core re-exports
+            "workflows.Context",
+            "llama_index.core.workflow.Context",
+            "llama_index.core.workflow.context.Context",
+        ),
+    ),
+    (
+        Kind("ag2", "AG2 passes the ConversationContext (stream, dependencies, variables) when it runs the tool"),
+        ("ag2.context.ConversationContext", "ag2.ConversationContext"),
+    ),
+    (
         Kind("toolkit", "toolkit passes its ToolContext (session, call id, progress) in Tool.call"),
         ("toolkit._context.ToolContext", "toolkit.ToolContext"),
     ),
@@ -127,6 +140,14 @@ MARKERS = _table(
         ),
     ),
     (
+        Kind("ag2", "AG2 fills an Inject/Variable/Context parameter from the conversation (FastDepends)"),
+        ("fast_depends.library.model.CustomField", "fast_depends.library.CustomField"),
+    ),
+    (
+        Kind("ag2", "FastDepends resolves a Depends(...) parameter by calling its dependency"),
+        ("fast_depends.dependencies.model.Dependant",),
+    ),
+    (
         Kind("mcp", "the MCP server fills a Resolve(...) parameter from its resolver"),
         ("mcp.server.mcpserver.resolve.Resolve", "mcp.server.mcpserver.Resolve"),
     ),
@@ -135,6 +156,10 @@ DEFAULTS = _table(
     (
         Kind("fastmcp", "FastMCP resolves a dependency default (Depends, CurrentContext, ...) at call time"),
         ("uncalled_for.base.Dependency",),
+    ),
+    (
+        Kind("ag2", "FastDepends resolves a Depends(...) default by calling its dependency"),
+        ("fast_depends.dependencies.model.Dependant",),
     ),
 )
 _AGNO_NAMES = [

@@ -1,7 +1,8 @@
 """Agent frameworks' tool objects: the function inside, and the truth the object carries about it.
 
 :func:`read_tool_object` recognises an object by the qualified names of its class and bases (so no framework
-is imported to ask) and returns the function to derive the contract from, with what the framework holds:
+is imported to ask) and returns the function to derive the contract from, with what the framework holds
+(the readers are in :mod:`._framework_readers`):
 
 =============  ==========================================  ===========================  ===========================
 framework      object                                      function                     its parameters schema
@@ -14,26 +15,38 @@ mcp            ``mcp.server.mcpserver`` ``Tool``            ``.fn``             
 openai-agents  ``agents.FunctionTool``                     ``.__wrapped__``             ``.params_json_schema``
 pydantic-ai    ``pydantic_ai.Tool``                        ``.function``                ``.tool_def...schema``
 agno           ``agno.tools.function.Function``            ``.entrypoint`` (unwrapped)  ``.parameters``
+smolagents     ``smolagents.Tool``, ``@tool``              ``.forward``                 ``.inputs``
+llama-index    ``FunctionTool``, any ``BaseTool``           ``.real_fn``, else ``.call`` ``.metadata.fn_schema``
+haystack       ``Tool``, ``ComponentTool``, ``@tool``       ``.function``, else the      ``.parameters``
+                                                           component's ``run``
+crewai         ``BaseTool``, ``@tool``                     ``.func``, else ``._run``    ``.args_schema``
+ag2            ``ag2.tools.FunctionTool``, ``@tool``        ``.model.call`` (unwrapped)  ``.schema.function``
+ag2 < 1.0      ``autogen.tools.Tool``                      ``.func``                    ``.tool_schema``
 =============  ==========================================  ===========================  ===========================
 
 The object's name is the tool's name; its description is used unless it is only the function's docstring
 again (ADK, LangChain and MCP send the whole docstring, ``Args:`` included: toolkit reads the docstring
-itself); the parameter descriptions its schema carries fill those the docstring lacks. A LangChain tool's
-``args_schema`` model is what LangChain validates the arguments against before it calls ``_run``, so its
-fields (type, constraints, default, description) stand in for the annotations of ``_run``. Reading the
-schema never fails the build: a framework that refuses to declare the tool is recorded as a refusal, which
-a lint shows.
+itself); the parameter descriptions its schema carries fill those the docstring lacks. A model the framework
+validates arguments against before it calls the function (LangChain's and CrewAI's ``args_schema``) stands
+in for the function's annotations: its fields' types, constraints, defaults. A function that takes only
+``**kwargs`` (a tool class's ``_run``, a llama-index tool's ``call``) is given a signature made of those
+fields (or of the framework's JSON Schema). A bound ``_run``/``_arun`` (``forward`` for smolagents) of a
+tool object is read with its owner. Parameters the framework fills for this object (haystack's
+``inputs_from_state``, llama-index's workflow ``Context``) are injected. Reading the schema never fails the
+build: a framework that refuses to declare the tool is recorded as a refusal, which a lint shows.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolkit._contract import FrameworkSource
 from toolkit._exceptions import SignatureError
+from toolkit._from_python._framework_readers import READERS, Read, qualified
+from toolkit._from_python._keyword_signature import with_fields
 
 __all__ = ["ToolObject", "read_tool_object"]
 
@@ -50,27 +63,33 @@ class ToolObject:
     descriptions: Mapping[str, str] = field(default_factory=dict)
     """Parameter descriptions from the framework's schema."""
     fields: Mapping[str, Any] = field(default_factory=dict)
-    """pydantic ``FieldInfo`` by parameter name, from a LangChain ``args_schema`` model: what the framework
-    validates arguments against, so their types, constraints and defaults replace the function's own."""
+    """pydantic ``FieldInfo`` by parameter name, from the model the framework validates arguments against
+    (or its JSON Schema, for parameters it alone types), so their types, constraints and defaults replace
+    the function's own."""
+    hidden: Mapping[str, str] = field(default_factory=dict)
+    """Parameters the framework fills for this object, by name, with the reason."""
 
 
 def read_tool_object(obj: Any) -> ToolObject | None:
     """The tool object's function and truth, or ``None`` when ``obj`` is no known framework's tool object."""
     if inspect.isfunction(obj) or inspect.ismethod(obj):
         meta = getattr(obj, "__fastmcp__", None)
-        if _qualified(type(meta)) == "fastmcp.tools.function_tool.ToolMeta":
+        if qualified(type(meta)) == "fastmcp.tools.function_tool.ToolMeta":
             return _fastmcp_function(obj, meta)
+        owner = getattr(obj, "__self__", None)
+        if getattr(obj, "__name__", None) in ("_run", "_arun", "forward") and owner is not None:
+            return _read(owner, obj)  # a tool class's own method: its owner's schema describes it
         return None
-    names = {_qualified(c) for c in getattr(type(obj), "__mro__", ())}
-    for (framework, marker), reader in _READERS.items():
+    return _read(obj, None)
+
+
+def _read(obj: Any, method: Any) -> ToolObject | None:
+    names = {qualified(c) for c in getattr(type(obj), "__mro__", ())}
+    for (framework, marker), reader in READERS.items():
         if marker in names:
-            fn, schema_of = reader(obj)
-            return _tool_object(obj, framework, fn, schema_of)
+            read = reader(obj)
+            return _tool_object(obj, framework, read if method is None else replace(read, function=method))
     return None
-
-
-def _qualified(cls: Any) -> str:
-    return f"{getattr(cls, '__module__', '')}.{getattr(cls, '__qualname__', '')}"
 
 
 def _fastmcp_function(fn: Any, meta: Any) -> ToolObject:
@@ -93,31 +112,26 @@ def _fastmcp_function(fn: Any, meta: Any) -> ToolObject:
     )
 
 
-def _args_fields(obj: Any) -> Mapping[str, Any]:
-    """The fields of a LangChain tool's ``args_schema`` model (a dict schema has none to give)."""
-    model = getattr(obj, "args_schema", None)
-    fields = getattr(model, "model_fields", None) if isinstance(model, type) else None
-    return dict(fields) if isinstance(fields, Mapping) else {}
-
-
-def _tool_object(obj: Any, framework: str, fn: Any, schema_of: Callable[[], Any]) -> ToolObject:
-    kind = _qualified(type(obj))
+def _tool_object(obj: Any, framework: str, read: Read) -> ToolObject:
+    kind = qualified(type(obj))
+    fn = read.function
     if not callable(fn):
         raise SignatureError(
             f"this {framework} tool object ({kind}) carries no Python function toolkit can read; pass the "
             "function it was made from to from_function instead",
             slug="no_tool_function",
         )
-    schema, refusal = _schema(schema_of)
-    name = getattr(obj, "name", None)
-    description = getattr(obj, "description", None)
+    schema, refusal = _schema(read.schema)
+    name = read.name if read.name is not None else getattr(obj, "name", None)
+    description = read.description if read.description is not None else getattr(obj, "description", None)
     return ToolObject(
         source=FrameworkSource(framework, kind, schema, refusal),
-        function=fn,
+        function=with_fields(fn, read.fields),
         name=name if isinstance(name, str) and name else None,
         description=None if _is_docstring(description, fn) else description,
         descriptions=_descriptions(schema),
-        fields=_args_fields(obj) if framework == "langchain" else {},
+        fields=read.fields,
+        hidden=read.hidden,
     )
 
 
@@ -144,77 +158,3 @@ def _descriptions(schema: Mapping[str, Any] | None) -> dict[str, str]:
         return {}
     found = {name: sub.get("description") for name, sub in properties.items() if isinstance(sub, Mapping)}
     return {name: " ".join(text.split()) for name, text in found.items() if isinstance(text, str) and text.strip()}
-
-
-# -- one reader per framework: (the function, a thunk for its schema) --------------------------------------
-Reader = Callable[[Any], tuple[Any, Callable[[], Any]]]
-
-
-def _adk(obj: Any) -> tuple[Any, Callable[[], Any]]:
-    def schema() -> Any:
-        declaration = obj._get_declaration()
-        if declaration is None:
-            return None
-        if declaration.parameters_json_schema is not None:
-            return declaration.parameters_json_schema
-        if declaration.parameters is None:
-            return {"type": "object", "properties": {}}
-        return _lower_types(declaration.parameters.model_dump(mode="json", exclude_none=True, by_alias=True))
-
-    return obj.func, schema
-
-
-def _lower_types(node: Any) -> Any:
-    """A genai ``Schema`` dump (``"STRING"``, ``"OBJECT"``) with JSON Schema's lowercase type names."""
-    if isinstance(node, list):
-        return [_lower_types(item) for item in node]
-    if not isinstance(node, Mapping):
-        return node
-    return {k: v.lower() if k == "type" and isinstance(v, str) else _lower_types(v) for k, v in node.items()}
-
-
-def _langchain(obj: Any) -> tuple[Any, Callable[[], Any]]:
-    fn = getattr(obj, "func", None) or getattr(obj, "coroutine", None)
-    if fn is None and "func" not in getattr(type(obj), "model_fields", {}):  # a BaseTool subclass: _run or _arun
-        overridden = type(obj)._run is not _base_method(obj, "_run")
-        fn = obj._run if overridden else obj._arun
-
-    def schema() -> Any:
-        model = obj.tool_call_schema
-        return model if isinstance(model, Mapping) else model.model_json_schema()
-
-    return fn, schema
-
-
-def _base_method(obj: Any, name: str) -> Any:
-    bases = [c for c in type(obj).__mro__ if _qualified(c) == "langchain_core.tools.base.BaseTool"]
-    return getattr(bases[0], name, None) if bases else None
-
-
-def _fn_and_parameters(obj: Any) -> tuple[Any, Callable[[], Any]]:
-    return getattr(obj, "fn", None), lambda: obj.parameters
-
-
-def _openai_agents(obj: Any) -> tuple[Any, Callable[[], Any]]:
-    return getattr(obj, "__wrapped__", None), lambda: obj.params_json_schema
-
-
-def _pydantic_ai(obj: Any) -> tuple[Any, Callable[[], Any]]:
-    return getattr(obj, "function", None), lambda: obj.tool_def.parameters_json_schema
-
-
-def _agno(obj: Any) -> tuple[Any, Callable[[], Any]]:
-    entrypoint = getattr(obj, "entrypoint", None)
-    return (inspect.unwrap(entrypoint) if entrypoint is not None else None), lambda: obj.parameters
-
-
-_READERS: Mapping[tuple[str, str], Reader] = {
-    ("google-adk", "google.adk.tools.function_tool.FunctionTool"): _adk,
-    ("langchain", "langchain_core.tools.base.BaseTool"): _langchain,
-    ("fastmcp", "fastmcp.tools.base.Tool"): _fn_and_parameters,
-    ("mcp", "mcp.server.mcpserver.tools.base.Tool"): _fn_and_parameters,
-    ("mcp", "mcp.server.fastmcp.tools.base.Tool"): _fn_and_parameters,  # mcp 1.x
-    ("openai-agents", "agents.tool.FunctionTool"): _openai_agents,
-    ("pydantic-ai", "pydantic_ai.tools.Tool"): _pydantic_ai,
-    ("agno", "agno.tools.function.Function"): _agno,
-}

@@ -36,11 +36,18 @@ __all__ = ["classify", "namespace_of"]
 _SPECIAL = {"Annotated": Annotated, "Optional": typing.Optional, "Union": typing.Union}
 
 
-def classify(p: inspect.Parameter, annotation: Any, fn: Any, framework: str | None = None) -> Injected | None:
+def classify(
+    p: inspect.Parameter,
+    annotation: Any,
+    fn: Any,
+    framework: str | None = None,
+    hidden: Mapping[str, str] | None = None,
+) -> Injected | None:
     """The injection parameter ``p`` stands for, or ``None`` when the model must send it.
 
     ``annotation`` is the resolved annotation object, or the annotation string when it cannot be resolved.
-    ``framework`` is set when ``fn`` comes from that framework's tool object: its reserved names count too.
+    ``framework`` is set when ``fn`` comes from that framework's tool object: its reserved names count too,
+    and so do ``hidden``, the names that tool object says its framework fills (name → reason).
     Raises :class:`~toolkit.SignatureError` (``mixed_context``) for a union of a context type and data.
     """
     try:
@@ -58,7 +65,7 @@ def classify(p: inspect.Parameter, annotation: Any, fn: Any, framework: str | No
     if found is not None:
         kind, path = found
         return Injected(p.name, kind.framework, path, kind.reason, required)
-    reason = BY_NAME.get(framework or "", {}).get(p.name)
+    reason = (hidden or {}).get(p.name) or BY_NAME.get(framework or "", {}).get(p.name)
     if framework is not None and reason is not None:
         return Injected(p.name, framework, f"(the name {p.name})", reason, required)
     return None
