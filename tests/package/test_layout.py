@@ -53,16 +53,19 @@ HEAVY = frozenset(
         "fastmcp",
         "google",
         "httpx",
+        "ipaddress",
         "ipywidgets",
         "jsonschema",
         "langchain_core",
         "langgraph",
+        "logging",
         "mcp",
         "openai",
         "pandas",
         "pydantic",
         "pydantic_ai",
         "pydantic_core",
+        "re2",
         "referencing",
         "rich",
         "starlette",
@@ -71,7 +74,9 @@ HEAVY = frozenset(
     }
 )
 """Third-party (and slow standard-library) modules that may load inside a function, on first use: the agent
-frameworks among them, which toolkit imports only for a tool that comes from one."""
+frameworks among them, which toolkit imports only for a tool that comes from one; RE2, which only a long string
+or a slow search reaches; ``ipaddress``, which only an address format reads; ``logging``, which only the HTTP
+stack's log filter needs (a first tool's build and call need none of the three)."""
 
 
 @dataclass(frozen=True)
