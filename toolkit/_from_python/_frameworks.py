@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from toolkit._contract import FrameworkSource
 from toolkit._exceptions import SignatureError
@@ -38,8 +38,7 @@ from toolkit._exceptions import SignatureError
 __all__ = ["ToolObject", "read_tool_object"]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolObject:
+class ToolObject(NamedTuple):
     """What a framework's tool object says about its tool."""
 
     source: FrameworkSource
@@ -47,9 +46,9 @@ class ToolObject:
     name: str | None = None
     description: str | None = None
     """``None`` when the framework's description is the docstring again (toolkit reads that itself)."""
-    descriptions: Mapping[str, str] = field(default_factory=dict)
+    descriptions: Mapping[str, str] = MappingProxyType({})
     """Parameter descriptions from the framework's schema."""
-    fields: Mapping[str, Any] = field(default_factory=dict)
+    fields: Mapping[str, Any] = MappingProxyType({})
     """pydantic ``FieldInfo`` by parameter name, from a LangChain ``args_schema`` model: what the framework
     validates arguments against, so their types, constraints and defaults replace the function's own."""
 

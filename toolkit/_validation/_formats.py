@@ -30,6 +30,7 @@ final newline):
 from __future__ import annotations
 
 import datetime as _dt
+import ipaddress
 import re
 from collections.abc import Callable
 
@@ -134,8 +135,6 @@ def _time(value: str) -> bool:
 
 
 def _ipv4(value: str) -> bool:
-    import ipaddress  # loads with the first address to check: most tools have none
-
     try:
         return value.isascii() and isinstance(ipaddress.ip_address(value), ipaddress.IPv4Address)
     except ValueError:
@@ -145,8 +144,6 @@ def _ipv4(value: str) -> bool:
 def _ipv6(value: str) -> bool:
     if not value.isascii() or "%" in value:  # no zone identifier (RFC 6874 puts those in URIs only)
         return False
-    import ipaddress  # loads with the first address to check: most tools have none
-
     try:
         return isinstance(ipaddress.ip_address(value), ipaddress.IPv6Address)
     except ValueError:
