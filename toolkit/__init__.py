@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from toolkit._context import ToolContext
     from toolkit._contract import Injected, Lint, Loss, Policy, ToolContract
     from toolkit._diff import Change, DeclarationDiff, SpecDiff, diff_declarations, diff_specs
-    from toolkit._envelope import BatchItem, BatchResult, FieldError, Notice, Replay, SagaReport, SagaStep, ToolResult
+    from toolkit._envelope import FieldError, Notice, Replay, ToolResult
     from toolkit._eval import EvalReport, Variant, evaluate, load_cases
     from toolkit._fixtures import Fixture, FixtureReport, fire, fixtures, load_fixtures
     from toolkit._from_python import from_function
@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     from toolkit._tool import Rejection, Tool, Toolset
     from toolkit._wire import Call, PayloadSet, payloads
     from toolkit._wire._live import LiveRun, try_live
+    from toolkit.runtime.batch import BatchItem, BatchResult
+    from toolkit.runtime.saga import SagaReport, SagaStep
     from toolkit.widgets import Workbench
 
 __all__ = [
@@ -131,19 +133,9 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "canonical_json": ("toolkit._canonical", "pretty"),
     "ToolContext": ("toolkit._context", "ToolContext"),
     **{name: ("toolkit._contract", name) for name in ("Injected", "Lint", "Loss", "Policy", "ToolContract")},
-    **{
-        name: ("toolkit._envelope", name)
-        for name in (
-            "BatchItem",
-            "BatchResult",
-            "FieldError",
-            "Notice",
-            "Replay",
-            "SagaReport",
-            "SagaStep",
-            "ToolResult",
-        )
-    },
+    **{name: ("toolkit._envelope", name) for name in ("FieldError", "Notice", "Replay", "ToolResult")},
+    **{name: ("toolkit.runtime.batch", name) for name in ("BatchItem", "BatchResult")},
+    **{name: ("toolkit.runtime.saga", name) for name in ("SagaReport", "SagaStep")},
     **{name: ("toolkit._tool", name) for name in ("Rejection", "Tool", "Toolset")},
     "from_function": ("toolkit._from_python", "from_function"),
     "from_openapi": ("toolkit._openapi", "from_openapi"),

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from toolkit._credential_record import Credential
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import LINT_RENDERER, LOSS_RENDERER
 from toolkit._regex import lazy
+
+if TYPE_CHECKING:
+    from toolkit._credential_record import Credential
 
 __all__ = [
     "PARAMETER_NAME",

@@ -1,40 +1,29 @@
-"""What the model reads back: result envelopes, field errors, notices, batches, sagas and replays.
+"""What the model reads back: result envelopes, field errors, notices and replays.
 
 Every type here is frozen and has ``to_dict()`` returning a JSON-serialisable dict of a stable shape
 (the golden tests pin it). Absent optional parts are left out of ``to_dict()`` rather than set to null,
 except the four keys every :class:`ToolResult` always carries: ``status``, ``data``, ``errors``, ``notices``.
+The envelopes of batches and sagas subclass this module's ``_Envelope`` where they are run
+(:mod:`toolkit.runtime.batch`, :mod:`toolkit.runtime.saga`), so a first tool's call does not build their classes.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Literal, get_args
 
 from toolkit._display import Displayable, displayed_by
-from toolkit._display._envelopes import (
-    BATCH_ITEM_RENDERER,
-    BATCH_RENDERER,
-    FIELD_ERROR_RENDERER,
-    NOTICE_RENDERER,
-    REPLAY_RENDERER,
-    RESULT_RENDERER,
-    SAGA_RENDERER,
-    SAGA_STEP_RENDERER,
-)
+from toolkit._display._envelopes import FIELD_ERROR_RENDERER, NOTICE_RENDERER, REPLAY_RENDERER, RESULT_RENDERER
 from toolkit._regex import lazy
 
 __all__ = [
     "UNSET",
-    "BatchItem",
-    "BatchResult",
     "FieldError",
     "Notice",
     "Replay",
-    "SagaReport",
-    "SagaStep",
     "Status",
     "ToolResult",
 ]
@@ -209,137 +198,4 @@ class ToolResult(_Envelope):
             out["retryable"] = self.retryable
         if self.replay is not None:
             out["replay"] = self.replay.to_dict()
-        return out
-
-
-@displayed_by(BATCH_ITEM_RENDERER)
-@dataclass(frozen=True, slots=True)
-class BatchItem(_Envelope):
-    """One item of a batch, under a stable id the model can quote back."""
-
-    id: str
-    status: Literal["ok", "failed", "skipped"]
-    data: Any = None
-    reason: str = ""
-    retryable: bool = False
-    errors: tuple[FieldError, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "status": self.status}
-        if self.data is not None:
-            out["data"] = self.data
-        if self.status != "ok":
-            out["reason"] = self.reason
-            out["retryable"] = self.retryable
-        if self.errors:
-            out["errors"] = [e.to_dict() for e in self.errors]
-        return out
-
-
-@displayed_by(BATCH_RENDERER)
-@dataclass(frozen=True, slots=True)
-class BatchResult(_Envelope):
-    """Per-item results and a summary the model can quote without arithmetic. Never one collapsed status."""
-
-    items: tuple[BatchItem, ...]
-
-    @property
-    def succeeded(self) -> tuple[BatchItem, ...]:
-        return tuple(i for i in self.items if i.status == "ok")
-
-    @property
-    def failed(self) -> tuple[BatchItem, ...]:
-        return tuple(i for i in self.items if i.status == "failed")
-
-    @property
-    def status(self) -> Status:
-        if len(self.succeeded) == len(self.items):
-            return "ok"
-        return "partial" if self.succeeded else "error"
-
-    @property
-    def skipped(self) -> tuple[BatchItem, ...]:
-        return tuple(i for i in self.items if i.status == "skipped")
-
-    @property
-    def summary(self) -> dict[str, int]:
-        """``total = succeeded + failed (+ skipped)``: the counts always add up, so the model can quote them."""
-        out = {"total": len(self.items), "succeeded": len(self.succeeded), "failed": len(self.failed)}
-        if self.skipped:
-            out["skipped"] = len(self.skipped)
-        return out
-
-    @property
-    def retry_ids(self) -> tuple[str, ...]:
-        return tuple(i.id for i in self.items if i.status != "ok" and i.retryable)
-
-    @property
-    def retry_hint(self) -> str:
-        ids = self.retry_ids
-        return f"Re-call with ids: {json.dumps(list(ids))}" if ids else ""
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "status": self.status,
-            "summary": self.summary,
-            "results": [i.to_dict() for i in self.items],
-        }
-        if self.retry_hint:
-            out["retry_hint"] = self.retry_hint
-        return out
-
-
-SagaStepStatus = Literal["committed", "compensated", "outstanding", "not_started"]
-
-
-@displayed_by(SAGA_STEP_RENDERER)
-@dataclass(frozen=True, slots=True)
-class SagaStep(_Envelope):
-    """One forward step of a saga and where it ended."""
-
-    name: str
-    status: SagaStepStatus
-    reference: str = ""
-    detail: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"step": self.name, "status": self.status}
-        if self.reference:
-            out["reference"] = self.reference
-        if self.detail:
-            out["detail"] = self.detail
-        return out
-
-
-@displayed_by(SAGA_RENDERER)
-@dataclass(frozen=True, slots=True)
-class SagaReport(_Envelope):
-    """Which steps committed, which were compensated, which are still outstanding (need a human)."""
-
-    steps: tuple[SagaStep, ...]
-    error: str = ""
-    data: Any = None
-    notices: tuple[Notice, ...] = field(default=())
-
-    def _named(self, status: str) -> list[dict[str, Any]]:
-        return [s.to_dict() for s in self.steps if s.status == status]
-
-    @property
-    def status(self) -> Status:
-        if not self.error:
-            return "ok"
-        return "partial" if any(s.status == "outstanding" for s in self.steps) else "error"
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "status": self.status,
-            "data": self.data,
-            "committed": self._named("committed"),
-            "compensated": self._named("compensated"),
-            "outstanding": self._named("outstanding"),
-        }
-        if self.error:
-            out["error"] = self.error
-        if self.notices:
-            out["notices"] = [n.to_dict() for n in self.notices]
         return out

@@ -38,18 +38,25 @@ DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 """A domain rule: receives structurally valid arguments (JSON values), yields field errors (→ ``rejected``)."""
 
 
-@dataclass(slots=True, eq=False)
 class Artefacts:
     """What a :class:`Tool` works out from its frozen fields on first use, and keeps: its validator (made by
     :func:`toolkit._validation.compiled`), its declaration's size, and its payload in each dialect asked for.
 
     A tool's own, never an argument: every copy of a tool (``dataclasses.replace``, :meth:`Tool.with_policy`)
-    starts with an empty one, so nothing worked out for one policy or schema answers for another.
+    starts with an empty one, so nothing worked out for one policy or schema answers for another. (A plain
+    class: a dataclass costs its module's import more than this one's three fields are worth.)
     """
 
-    validator: Validator | None = None
-    declaration_bytes: int | None = None
-    payloads: dict[str, Payload] = field(default_factory=dict)
+    __slots__ = ("declaration_bytes", "payloads", "validator")
+
+    validator: Validator | None
+    declaration_bytes: int | None
+    payloads: dict[str, Payload]
+
+    def __init__(self) -> None:
+        self.validator = None
+        self.declaration_bytes = None
+        self.payloads = {}
 
 
 @displayed_by(TOOL_RENDERER)
@@ -263,21 +270,26 @@ class Toolset(Displayable):
         return f"<Toolset {self.namespace!r} tools={len(self.tools)} rejected={len(self.rejected)}>"
 
 
-@dataclass(frozen=True, slots=True)
 class DocumentBuild:
     """The work the tools of one document share while they are built (an OpenAPI document's operations, whose
     ``$defs`` names mean the same schemas): pass one to :func:`build_tool` for each tool of the document.
 
     Each table is filled as the tools are built and only ever answers with what building the tool alone would
     give, so a tool is the same with or without one (``benchmarks/corpus_digest.py`` checks it on the corpus).
+    A plain class, as :class:`Artefacts` is: three tables, filled, never compared or printed.
     """
 
-    lowering: Memo = field(default_factory=Memo)
+    __slots__ = ("enforced", "lints", "lowering")
+
+    lowering: Memo
     """Top-level parameters and whole ``args_schema`` roots already lowered (most are shared by many tools)."""
-    lints: LintMemo = field(default_factory=LintMemo)
+    lints: LintMemo
     """Top-level parameters already linted, and lowered nodes already measured."""
-    enforced: set[int] = field(default_factory=set)
+    enforced: set[int]
     """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
+
+    def __init__(self) -> None:
+        self.lowering, self.lints, self.enforced = Memo(), LintMemo(), set()
 
 
 def build_tool(

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from locations import REPO, TESTS
+from module_support import load_module
 
 PACKAGE = REPO / "toolkit"
 
@@ -59,12 +60,14 @@ HEAVY = frozenset(
         "jsonschema",
         "langchain_core",
         "langgraph",
+        "logging",
         "mcp",
         "openai",
         "pandas",
         "pydantic",
         "pydantic_ai",
         "pydantic_core",
+        "re2",
         "referencing",
         "rich",
         "starlette",
@@ -73,7 +76,9 @@ HEAVY = frozenset(
     }
 )
 """Third-party (and slow standard-library) modules that may load inside a function, on first use: the agent
-frameworks among them, which toolkit imports only for a tool that comes from one."""
+frameworks among them, which toolkit imports only for a tool that comes from one; RE2, which only a long string
+or a slow search reaches; ``logging``, which only the HTTP stack's log filter needs (a first tool's build and call
+need neither)."""
 
 
 @dataclass(frozen=True)
@@ -259,4 +264,30 @@ def test_import_toolkit_loads_no_heavy_dependency() -> None:
         "print(sorted({m.split('.')[0] for m in set(sys.modules) - before} & set(sys.argv[1:])))"
     )
     out = subprocess.run([sys.executable, "-c", code, *sorted(HEAVY)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_import_toolkit_loads_the_exceptions_alone() -> None:
+    code = "import sys, toolkit\nprint(sorted(m for m in sys.modules if m.split('.')[0] == 'toolkit'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['toolkit', 'toolkit._exceptions']"
+
+
+NOT_FOR_A_FIRST_TOOL = (
+    "html",  # display escapes without its entity table
+    "logging",  # only the HTTP stack's log filter
+    "re2",  # only a long string or a slow pattern search
+    "toolkit._credential_record",  # OpenAPI credentials
+    "toolkit.runtime.batch",
+    "toolkit.runtime.saga",
+)
+"""Modules the first call of a plain function's tool has no use for (``benchmarks/bench_import.py`` times it)."""
+
+
+def test_a_first_tool_loads_nothing_it_does_not_use() -> None:
+    first_call = load_module("bench_import", REPO / "benchmarks" / "bench_import.py").FIRST_CALL
+    code = f"{first_call}\nimport sys\nprint(sorted(m for m in sys.argv[1:] if m in sys.modules))"
+    out = subprocess.run(
+        [sys.executable, "-c", code, *NOT_FOR_A_FIRST_TOOL], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "[]"

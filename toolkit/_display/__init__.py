@@ -25,8 +25,7 @@ mimetype left out is not rendered at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from toolkit._display._markup import esc, wrap
 
@@ -36,8 +35,7 @@ __all__ = ["Displayable", "Renderer", "displayed_by", "mimebundle", "renderer_fo
 T = TypeVar("T", contravariant=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Renderer(Generic[T]):
+class Renderer(NamedTuple, Generic[T]):
     """Pure functions of a ``T``, one per mimetype: ``text/plain`` always, ``text/html`` usually.
 
     ``extra`` adds other mimetypes, in order, as ``(mimetype, function)`` pairs; a function there may return

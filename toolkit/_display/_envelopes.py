@@ -23,7 +23,9 @@ from toolkit._display._markup import (
 )
 
 if TYPE_CHECKING:
-    from toolkit._envelope import BatchItem, BatchResult, FieldError, Notice, Replay, SagaReport, SagaStep, ToolResult
+    from toolkit._envelope import FieldError, Notice, Replay, ToolResult
+    from toolkit.runtime.batch import BatchItem, BatchResult
+    from toolkit.runtime.saga import SagaReport, SagaStep
 
 __all__ = [
     "BATCH_ITEM_RENDERER",

@@ -21,8 +21,7 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.errors import PydanticUserError
@@ -51,8 +50,7 @@ from toolkit._tool import DomainCheck, Tool, build_tool
 __all__ = ["from_function"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Param:
+class _Param(NamedTuple):
     """One model-visible parameter: its real name, resolved annotation, default and description."""
 
     name: str

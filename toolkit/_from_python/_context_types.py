@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["BY_NAME", "CONTEXTS", "DEFAULTS", "MARKERS", "Kind"]
 
 
-@dataclass(frozen=True, slots=True)
-class Kind:
+class Kind(NamedTuple):
     """Who fills a parameter, and why (in the words the tool's summary shows)."""
 
     framework: str

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import docstring_parser
 
@@ -25,14 +24,13 @@ from toolkit._regex import lazy
 __all__ = ["Docstring", "parse_docstring"]
 
 
-@dataclass(frozen=True, slots=True)
-class Docstring:
+class Docstring(NamedTuple):
     """The parts of a docstring a tool declaration uses."""
 
-    description: str = ""
-    params: dict[str, str] = field(default_factory=dict)
+    description: str
+    params: dict[str, str]
     """Parameter (and attribute) descriptions by name, whitespace collapsed to single spaces."""
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...]
     """Lines of a parameter section that could not be read (``"line 5: '...' is not 'name: description'"``)."""
 
 
@@ -40,7 +38,7 @@ def parse_docstring(obj: Any) -> Docstring:
     """Parse the docstring of ``obj`` (a function, class, or the text itself); empty when there is none."""
     text = obj if isinstance(obj, str) else _own_doc(obj)
     if not text or not text.strip():
-        return Docstring()
+        return Docstring("", {}, ())
     headless = _starts_with_section(text.strip())
     text = textwrap.dedent(_indent_first_line(text)).strip() if headless else inspect.cleandoc(text)
     parsed = docstring_parser.parse(f"{_PLACEHOLDER}\n\n{text}" if headless else text)

@@ -15,16 +15,15 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from pydantic.fields import FieldInfo
 
 __all__ = ["READERS", "Read", "fields_of_json_schema", "qualified"]
 
 
-@dataclass(frozen=True, slots=True)
-class Read:
+class Read(NamedTuple):
     """What a reader found: the function, a thunk for the framework's parameters schema, and overrides."""
 
     function: Any
@@ -33,9 +32,9 @@ class Read:
     """The tool's name where the object holds it elsewhere than ``.name``."""
     description: Any = None
     """The tool's description where the object holds it elsewhere than ``.description``."""
-    fields: Mapping[str, Any] = field(default_factory=dict)
+    fields: Mapping[str, Any] = MappingProxyType({})
     """pydantic ``FieldInfo`` by parameter name: what the framework validates against, or declares."""
-    hidden: Mapping[str, str] = field(default_factory=dict)
+    hidden: Mapping[str, str] = MappingProxyType({})
     """Parameters this object's framework fills, by name, with the reason."""
 
 

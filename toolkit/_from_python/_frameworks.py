@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from toolkit._contract import FrameworkSource
 from toolkit._exceptions import SignatureError
@@ -51,8 +51,7 @@ from toolkit._from_python._keyword_signature import with_fields
 __all__ = ["ToolObject", "read_tool_object"]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolObject:
+class ToolObject(NamedTuple):
     """What a framework's tool object says about its tool."""
 
     source: FrameworkSource
@@ -60,13 +59,13 @@ class ToolObject:
     name: str | None = None
     description: str | None = None
     """``None`` when the framework's description is the docstring again (toolkit reads that itself)."""
-    descriptions: Mapping[str, str] = field(default_factory=dict)
+    descriptions: Mapping[str, str] = MappingProxyType({})
     """Parameter descriptions from the framework's schema."""
-    fields: Mapping[str, Any] = field(default_factory=dict)
+    fields: Mapping[str, Any] = MappingProxyType({})
     """pydantic ``FieldInfo`` by parameter name, from the model the framework validates arguments against
     (or its JSON Schema, for parameters it alone types), so their types, constraints and defaults replace
     the function's own."""
-    hidden: Mapping[str, str] = field(default_factory=dict)
+    hidden: Mapping[str, str] = MappingProxyType({})
     """Parameters the framework fills for this object, by name, with the reason."""
 
 
@@ -88,7 +87,7 @@ def _read(obj: Any, method: Any) -> ToolObject | None:
     for (framework, marker), reader in READERS.items():
         if marker in names:
             read = reader(obj)
-            return _tool_object(obj, framework, read if method is None else replace(read, function=method))
+            return _tool_object(obj, framework, read if method is None else read._replace(function=method))
     return None
 
 

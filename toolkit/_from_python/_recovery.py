@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from toolkit._regex import lazy
 
@@ -54,8 +54,7 @@ _ANY_FIELD = lazy(r"^[:@]\w+")
 _IDENTIFIER = lazy(r"^\*{0,2}[A-Za-z_][A-Za-z0-9_]*$")
 
 
-@dataclass(frozen=True, slots=True)
-class Recovered:
+class Recovered(NamedTuple):
     """What the per-line reader found: the description, entries by name, and the lines it could not read."""
 
     description: str
@@ -65,10 +64,12 @@ class Recovered:
     """Whether the docstring has a parameter section or a parameter field at all."""
 
 
-@dataclass(slots=True)
 class _Entry:
-    name: str
-    parts: list[str] = field(default_factory=list)
+    __slots__ = ("name", "parts")
+
+    def __init__(self, name: str, parts: list[str] | None = None) -> None:
+        self.name = name
+        self.parts = [] if parts is None else parts
 
     def text(self) -> str:
         return " ".join(" ".join(self.parts).split())

@@ -16,8 +16,7 @@ order; :func:`lint` runs them all.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit._contract import FrameworkSource, Lint, Severity, ToolContract
 from toolkit._exceptions import ToolkitError
@@ -35,8 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["CATALOGUE", "FIELD_RULES", "Field", "Finding", "LintMemo", "Rule", "Subject", "lint", "lint_contract"]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     """One catalogue entry: stable code and slug, severity, a one-line summary, and the check."""
 
     code: str

@@ -16,15 +16,14 @@ Each reader runs in linear time: patterns start with literal words and no quanti
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from toolkit._regex import lazy
 
 __all__ = ["Promise", "format_promise", "prefix_promise"]
 
 
-@dataclass(frozen=True, slots=True)
-class Promise:
+class Promise(NamedTuple):
     """A promise that becomes one keyword (``format: date``, ``pattern: ^ord_…$``), with its words."""
 
     keyword: str

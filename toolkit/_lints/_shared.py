@@ -10,7 +10,6 @@ the same schemas. Tool-level rules (name, description, size, parameter count, fr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit._canonical import json_text_key
@@ -40,31 +39,44 @@ class RecordingRefs(Refs):
         return found
 
 
-@dataclass(slots=True)
 class Group:
-    """One top-level parameter: its fields, each field rule's findings so far, and the references they read."""
+    """One top-level parameter: its fields, each field rule's findings so far, and the references they read.
+
+    This module's two classes are plain classes with slots: dataclasses would cost the import of the lint stage
+    more than their generated methods are worth here (they are filled, never compared or printed).
+    """
+
+    __slots__ = ("fields", "findings", "found", "judged", "read", "refs", "source")
 
     source: Any
     refs: RecordingRefs
     fields: tuple[Field, ...]
-    findings: dict[str, tuple[Lint, ...]] = field(default_factory=dict)
-    judged: bool = False
+    findings: dict[str, tuple[Lint, ...]]
+    judged: bool
     """Whether :attr:`findings` holds every field rule's findings."""
-    found: tuple[tuple[str, tuple[Lint, ...]], ...] = ()
+    found: tuple[tuple[str, tuple[Lint, ...]], ...]
     """The field rules that found something, in catalogue order, with their findings (once judged)."""
-    read: tuple[tuple[str, str | None, Any], ...] | None = None
+    read: tuple[tuple[str, str | None, Any], ...] | None
     """The references read, once the group is reused: text, ``$defs`` name (if plain) and target."""
 
+    def __init__(self, source: Any, refs: RecordingRefs, fields: tuple[Field, ...]) -> None:
+        self.source, self.refs, self.fields = source, refs, fields
+        self.findings, self.judged, self.found, self.read = {}, False, (), None
 
-@dataclass(slots=True)
+
 class LintMemo:
     """Top-level parameters already judged, for the tools of one document (their ``$defs`` names must mean the
     same schemas)."""
 
-    groups: dict[tuple[int, str], Group] = field(default_factory=dict)
+    __slots__ = ("by_content", "groups")
+
+    groups: dict[tuple[int, str], Group]
     """By the property schema's identity (kept in :attr:`Group.source`) and name."""
-    by_content: dict[tuple[bytes, str], Group] = field(default_factory=dict)
+    by_content: dict[tuple[bytes, str], Group]
     """By the property schema's JSON text (keys in order) and name, for schemas built afresh per operation."""
+
+    def __init__(self) -> None:
+        self.groups, self.by_content = {}, {}
 
     def group(self, refs: Refs, name: str, schema: Any) -> Group | None:
         """The fields of the property ``name`` (``None`` when the property is not an object schema)."""

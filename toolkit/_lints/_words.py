@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
+from typing import NamedTuple
 
 from toolkit._lints._shapes import Promise, format_promise, prefix_promise
 from toolkit._regex import lazy
@@ -37,16 +38,14 @@ __all__ = ["NOTHING", "Bound", "Promise", "Reading", "Span", "money_word", "read
 Number = int | float
 
 
-@dataclass(frozen=True, slots=True)
-class Bound:
+class Bound(NamedTuple):
     """One side of a promised interval: ``at least 1`` is ``Bound(1, False)``, ``greater than 0`` ``Bound(0, True)``."""
 
     value: Number
     exclusive: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A promised interval on one measure (characters, items or the value), with the words that promise it."""
 
     low: Bound | None
@@ -185,8 +184,7 @@ _SENTENCE = 300
 _NOT_EXACT_NOUNS = frozenset({"max", "maximum", "limit", "min", "minimum", "cap"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Claim:
+class _Claim(NamedTuple):
     side: str  # "low" or "high"
     bound: Bound
     unit: str  # "" when none; lowercased

@@ -51,9 +51,9 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 import orjson
 
@@ -246,8 +246,7 @@ def _key_bytes(key: str) -> int:
     return _bytes(key)
 
 
-@dataclass(frozen=True, slots=True)
-class _Probe:
+class _Probe(NamedTuple):
     """One lowering at ``depth`` and what each number of reductions after ``depth`` makes of it."""
 
     depth: int
@@ -374,7 +373,6 @@ def fit(
     )
 
 
-@dataclass(slots=True)
 class SharedFit:
     """The budget's work on one ``args_schema`` that does not depend on the tool's name or description: the
     lowering at each depth, each reduction of it and its losses, whether a depth cuts nothing, and the losses
@@ -382,10 +380,15 @@ class SharedFit:
     document with these arguments; a tool built alone gets its own. (It holds no memo, which holds the root:
     the build would be a cycle.)"""
 
-    probes: dict[int, _Probe] = field(default_factory=dict)
-    reductions: dict[tuple[int, int], tuple[dict[str, Any], dict[tuple[str, str], Loss]]] = field(default_factory=dict)
-    wholes: dict[int, bool] = field(default_factory=dict)
-    blames: dict[tuple[int, int], tuple[Loss, ...]] = field(default_factory=dict)
+    __slots__ = ("blames", "probes", "reductions", "wholes")
+
+    probes: dict[int, _Probe]
+    reductions: dict[tuple[int, int], tuple[dict[str, Any], dict[tuple[str, str], Loss]]]
+    wholes: dict[int, bool]
+    blames: dict[tuple[int, int], tuple[Loss, ...]]
+
+    def __init__(self) -> None:
+        self.probes, self.reductions, self.wholes, self.blames = {}, {}, {}, {}
 
 
 class _Fitting:

@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from toolkit._contract import Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
@@ -68,8 +68,7 @@ class Lowered(Displayable):
     strict: bool | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class DialectRefusal:
+class DialectRefusal(NamedTuple):
     """Why a tool cannot be expressed in a dialect: a stable slug and a message that says what to change."""
 
     slug: str
@@ -84,8 +83,7 @@ def refuse(slug: DialectSlug, message: str) -> DialectRefusal:
     return DialectRefusal(slug, message)
 
 
-@dataclass(frozen=True, slots=True)
-class NameRule:
+class NameRule(NamedTuple):
     """A provider's rule for tool names (``pattern``, quoted from ``source``) and how names are mapped onto it.
 
     :meth:`apply` replaces every character outside ``allowed`` with ``_``; a name still longer than ``limit``
@@ -109,8 +107,7 @@ class NameRule:
         return re.fullmatch(self.pattern, name) is not None
 
 
-@dataclass(frozen=True, slots=True)
-class RawCall:
+class RawCall(NamedTuple):
     """A provider's tool call, read: the name the model used, its arguments as sent, and the call's id."""
 
     name: str

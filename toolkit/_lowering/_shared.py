@@ -25,7 +25,6 @@ JSON text ``$defs`` aside is the same, and its ``$defs`` hold the same schema ob
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_text_key
@@ -47,9 +46,16 @@ Located = tuple[tuple[str, str | None, Any], ...]
 """Each reference read: its text, its ``$defs`` name when it is a plain ``#/$defs/Name``, and its target."""
 
 
-@dataclass(slots=True)
 class _Parameter:
-    """One top-level parameter lowered once: what the walk and the finish produced and cost."""
+    """One top-level parameter lowered once: what the walk and the finish produced and cost.
+
+    This module's three classes are plain classes with slots: dataclasses would cost the import of the lowering
+    stage more than their generated methods are worth here (they are filled, never compared or printed).
+    """
+
+    __slots__ = (
+        "checks", "finish_losses", "finish_work", "finished", "located", "read_only", "walk_losses", "walk_work"
+    )  # fmt: skip
 
     located: dict[Any, Any]
     """Every ``$ref`` the walk read, with the schema it pointed at (checked again before each reuse)."""
@@ -59,32 +65,49 @@ class _Parameter:
     """The walk's losses, each with its key in :attr:`Walker.losses` (replayed as they are)."""
     walk_work: int
     read_only: bool
-    finished: dict[str, Any] | None = None
-    finish_losses: tuple[tuple[LossKey, Loss], ...] = ()
-    finish_work: int = 0
+    finished: dict[str, Any] | None
+    finish_losses: tuple[tuple[LossKey, Loss], ...]
+    finish_work: int
+
+    def __init__(
+        self,
+        located: dict[Any, Any],
+        checks: Located | None,
+        walk_losses: tuple[tuple[LossKey, Loss], ...],
+        walk_work: int,
+        read_only: bool,
+    ) -> None:
+        self.located, self.checks, self.walk_losses = located, checks, walk_losses
+        self.walk_work, self.read_only = walk_work, read_only
+        self.finished, self.finish_losses, self.finish_work = None, (), 0
 
 
-@dataclass(slots=True)
 class Memo:
     """Work shared by the lowerings of the tools of one document (their ``$defs`` names must mean the same
     schemas). Finished parameter nodes are shared between tools: never mutate a lowered schema."""
 
-    parameters: dict[tuple[int, str, int, bool], tuple[Any, _Parameter]] = field(default_factory=dict)
+    __slots__ = ("by_content", "first", "first_roots", "origins", "parameters", "roots", "sizes")
+
+    parameters: dict[tuple[int, str, int, bool], tuple[Any, _Parameter]]
     """By the parameter schema's identity (the schema kept beside, so its id cannot be reused)."""
-    by_content: dict[tuple[Any, ...], _Parameter] = field(default_factory=dict)
+    by_content: dict[tuple[Any, ...], _Parameter]
     """By the parameter schema's JSON text (keys in order), for schemas built afresh for each operation."""
-    first: dict[tuple[Any, ...], tuple[Any, _Parameter] | None] = field(default_factory=dict)
+    first: dict[tuple[Any, ...], tuple[Any, _Parameter] | None]
     """The first parameter lowered at each place (path, depth, probe or not), its JSON text not yet taken: most
     places hold one parameter in a document, so the text is taken only when a second one comes (``None``)."""
-    origins: dict[int, str] = field(default_factory=dict)
+    origins: dict[int, str]
     """The ``args_schema`` pointer each node finished by the declaration budget's lowerings came from, by id."""
-    sizes: dict[int, tuple[Any, int]] = field(default_factory=dict)
+    sizes: dict[int, tuple[Any, int]]
     """Each top-level argument's lowered node's size in compact JSON, by id (the node kept beside)."""
-    roots: dict[tuple[bytes, tuple[Any, ...]], Root] = field(default_factory=dict)
+    roots: dict[tuple[bytes, tuple[Any, ...]], Root]
     """By a root's JSON text less its ``$defs`` and its ``$defs`` names (:meth:`root`)."""
-    first_roots: dict[tuple[Any, ...], tuple[Any, Root] | None] = field(default_factory=dict)
+    first_roots: dict[tuple[Any, ...], tuple[Any, Root] | None]
     """The first root with each set of property and ``$defs`` names, its text not yet taken (``None`` once a
     second one came)."""
+
+    def __init__(self) -> None:
+        self.parameters, self.by_content, self.first, self.origins, self.sizes = {}, {}, {}, {}, {}
+        self.roots, self.first_roots = {}, {}
 
     def root(self, schema: Mapping[str, Any]) -> Root | None:
         """The :class:`Root` of an ``args_schema`` (``None`` for one JSON cannot spell). Most roots are alone in
@@ -121,17 +144,21 @@ def _root_text(schema: Mapping[str, Any]) -> bytes | None:
     return json_text_key({key: value for key, value in schema.items() if key != "$defs"})
 
 
-@dataclass(slots=True)
 class Root:
     """What the tools of one ``args_schema`` root share (see the module's notes); filled by the stages that use it."""
 
+    __slots__ = ("budget", "defs", "lowered")
+
     defs: tuple[Any, ...]
     """The root's ``$defs`` schemas, kept: another root is the same only while its ``$defs`` are these objects."""
-    lowered: Lowered | None = None
+    lowered: Lowered | None
     """The ``gemini`` lowering at full reference depth, kept only once the validator was also found able to
     enforce the root: a root that has it needs neither again (``toolkit._tool.build_tool``)."""
-    budget: SharedFit | None = None
+    budget: SharedFit | None
     """The declaration budget's work that depends on the arguments alone (:mod:`toolkit._lowering._budget`)."""
+
+    def __init__(self, defs: tuple[Any, ...]) -> None:
+        self.defs, self.lowered, self.budget = defs, None, None
 
 
 def walk_parameter(walker: Walker, schema: Any, path: str) -> Draft:

@@ -38,13 +38,13 @@ references; :func:`tokens` and :func:`defs_name` decode one reference.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple, TypeGuard
 from urllib.parse import unquote
 
 from toolkit._exceptions import SchemaError
+from toolkit._regex import lazy
 from toolkit._schema._walk import Edge, subschemas, unescape
 
 __all__ = [
@@ -84,10 +84,10 @@ def is_ref_slug(slug: str) -> TypeGuard[RefSlug]:
 Resolve = Callable[[str], Any]
 """Anything that turns a ``$ref`` string into the node it names (a :class:`Refs` is one)."""
 
-_ANCHOR = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
-_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
-_BAD_TILDE = re.compile(r"~(?![01])")
-_INDEX = re.compile(r"0|[1-9][0-9]{0,17}")  # an index no list can reach is not read as a number
+_ANCHOR = lazy(r"[A-Za-z_][-A-Za-z0-9._]*")
+_BAD_PERCENT = lazy(r"%(?![0-9A-Fa-f]{2})")
+_BAD_TILDE = lazy(r"~(?![01])")
+_INDEX = lazy(r"0|[1-9][0-9]{0,17}")  # an index no list can reach is not read as a number
 
 
 class _Parsed(NamedTuple):

@@ -19,6 +19,7 @@ from typing import Any
 
 from toolkit._canonical import json_type
 from toolkit._lowering.gemini import enum_text
+from toolkit._regex import lazy
 from toolkit._validation._formats import FORMAT_PHRASES
 
 __all__ = [
@@ -39,7 +40,7 @@ __all__ = [
 Loc = tuple[Any, str | int] | None
 """A data location as a linked list ``(parent, key)``; built cheaply, formatted only when reporting."""
 
-_PLAIN_KEY = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
+_PLAIN_KEY = lazy(r"^[A-Za-z_$][A-Za-z0-9_$-]*$")
 
 
 def once(make: Callable[[], str]) -> Callable[[], str]:
@@ -266,8 +267,8 @@ def describe(schema: Any, depth: int = 0) -> str:
 
 
 # -- the description's own words --------------------------------------------------------------------
-_SEGMENTS = re.compile(r"[()\[\]]|(?<!\d)\.(?!\d)|\.(?=\s|$)|[;!?\n]")
-_CLAUSES = re.compile(r",\s+|\s+-\s+|:\s+")
+_SEGMENTS = lazy(r"[()\[\]]|(?<!\d)\.(?!\d)|\.(?=\s|$)|[;!?\n]")
+_CLAUSES = lazy(r",\s+|\s+-\s+|:\s+")
 
 
 def _has_token(text: str, token: str) -> bool:

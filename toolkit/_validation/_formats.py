@@ -35,30 +35,31 @@ import re
 from collections.abc import Callable
 
 from toolkit._exceptions import SchemaError
+from toolkit._regex import lazy
 from toolkit._validation._pattern import compile_pattern
 
 __all__ = ["FORMAT_CHECKS", "FORMAT_EXAMPLES", "FORMAT_PHRASES", "INTEGER_FORMATS", "check_format"]
 
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", re.ASCII)
+_DATE = lazy(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", re.ASCII)
 _TIME = r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?"
 _OFFSET = r"(?:([Zz])|([+-])([0-9]{2}):([0-9]{2}))"
-_DATETIME = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]" + _TIME + _OFFSET, re.ASCII)
-_TIME_RE = re.compile(_TIME + _OFFSET + "?", re.ASCII)
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", re.ASCII)
-_HOSTNAME = re.compile(
+_DATETIME = lazy(r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]" + _TIME + _OFFSET, re.ASCII)
+_TIME_RE = lazy(_TIME + _OFFSET + "?", re.ASCII)
+_UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}", re.ASCII)
+_HOSTNAME = lazy(
     r"(?=.{1,253}\Z)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*",
     re.ASCII,
 )
 _D = "[0-9]+"
 _DUR_TIME = rf"T(?:{_D}H(?:{_D}M(?:{_D}S)?)?|{_D}M(?:{_D}S)?|{_D}S)"
 _DUR_DATE = rf"(?:{_D}D|{_D}M(?:{_D}D)?|{_D}Y(?:{_D}M(?:{_D}D)?)?)(?:{_DUR_TIME})?"
-_DURATION = re.compile(rf"P(?:{_DUR_DATE}|{_DUR_TIME}|{_D}W)", re.ASCII)
+_DURATION = lazy(rf"P(?:{_DUR_DATE}|{_DUR_TIME}|{_D}W)", re.ASCII)
 
 # -- RFC 5321 Mailbox ----------------------------------------------------------------------------------------
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _QUOTED = r'"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"'
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-_MAILBOX = re.compile(rf"({_ATOM}(?:\.{_ATOM})*|{_QUOTED})@(?:({_LABEL}(?:\.{_LABEL})*)|\[([^\[\]]*)\])", re.ASCII)
+_MAILBOX = lazy(rf"({_ATOM}(?:\.{_ATOM})*|{_QUOTED})@(?:({_LABEL}(?:\.{_LABEL})*)|\[([^\[\]]*)\])", re.ASCII)
 
 # -- RFC 3986 URI, URI-reference -------------------------------------------------------------------------------
 _PCT = "%[0-9A-Fa-f]{2}"
@@ -72,9 +73,9 @@ _SEGMENTS = rf"(?:/{_PCHAR}*)*"
 _HIER = rf"(?://{_AUTHORITY}{_SEGMENTS}|/(?:{_PCHAR}+{_SEGMENTS})?|{_PCHAR}+{_SEGMENTS}|)"
 _NOSCHEME = rf"(?:[{_UNRESERVED_SUB}@]|{_PCT})+{_SEGMENTS}"
 _RELATIVE = rf"(?://{_AUTHORITY}{_SEGMENTS}|/(?:{_PCHAR}+{_SEGMENTS})?|{_NOSCHEME}|)"
-_URI = re.compile(rf"[A-Za-z][A-Za-z0-9+.\-]*:{_HIER}{_TAIL}", re.ASCII)
-_URI_REF = re.compile(rf"(?:[A-Za-z][A-Za-z0-9+.\-]*:{_HIER}|{_RELATIVE}){_TAIL}", re.ASCII)
-_IP_FUTURE = re.compile(rf"[vV][0-9A-Fa-f]+\.[{_UNRESERVED_SUB}:]+", re.ASCII)
+_URI = lazy(rf"[A-Za-z][A-Za-z0-9+.\-]*:{_HIER}{_TAIL}", re.ASCII)
+_URI_REF = lazy(rf"(?:[A-Za-z][A-Za-z0-9+.\-]*:{_HIER}|{_RELATIVE}){_TAIL}", re.ASCII)
+_IP_FUTURE = lazy(rf"[vV][0-9A-Fa-f]+\.[{_UNRESERVED_SUB}:]+", re.ASCII)
 
 
 _from_iso_date = _dt.date.fromisoformat

@@ -39,14 +39,16 @@ corpus and the cases where dialects part ways.
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import corvus_regex_ecma262 as _engine
-import re2 as _re2
 
 from toolkit._exceptions import SchemaError
+from toolkit._regex import lazy
+
+if TYPE_CHECKING:
+    import re2 as _re2
 
 __all__ = [
     "DIFFERENCES",
@@ -80,11 +82,11 @@ DIFFERENCES: Final = {
 }
 """Where this module answers differently from JavaScript (Node.js 20) on purpose, and why."""
 
-_UNICODE_PROPERTY = re.compile(r"(?<!\\)(?:\\\\)*\\[pP]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNICODE_PROPERTY = lazy(r"(?<!\\)(?:\\\\)*\\[pP]")
+_SURROGATE = lazy("[\ud800-\udfff]")
 # A surrogate written into the pattern as a character, after an even number of backslashes (so not escaped).
-_BARE_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)([\ud800-\udfff])")
-_ESCAPED_SURROGATE = re.compile(r"(?<!\\)((?:\\\\)*)\\([\ud800-\udfff])")
+_BARE_SURROGATE = lazy(r"(?<!\\)((?:\\\\)*)([\ud800-\udfff])")
+_ESCAPED_SURROGATE = lazy(r"(?<!\\)((?:\\\\)*)\\([\ud800-\udfff])")
 
 
 class PatternLimitError(SchemaError):
@@ -227,9 +229,6 @@ _SPACE: _Ranges = [(0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (
 _SPACE += [(0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF)]
 _LINE_TERMINATORS: _Ranges = [(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)]
 _CONTROL = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
-_RE2_OPTIONS = _re2.Options()
-_RE2_OPTIONS.log_errors = False
-_RE2_OPTIONS.never_capture = True
 
 
 class _Untranslatable(Exception):
@@ -238,9 +237,15 @@ class _Untranslatable(Exception):
 
 @functools.lru_cache(maxsize=4096)
 def _linear_twin(source: str) -> _re2._Regexp | None:
+    # RE2 loads with the first twin (a long string, a slow search): most tools never need one
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    options.never_capture = True
     try:
-        return _re2.compile(_to_re2(source), _RE2_OPTIONS)
-    except (_Untranslatable, _re2.error):
+        return re2.compile(_to_re2(source), options)
+    except (_Untranslatable, re2.error):
         return None
 
 

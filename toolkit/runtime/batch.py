@@ -12,16 +12,98 @@ retryable, so they appear in the retry hint).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
-from toolkit._envelope import BatchItem, BatchResult, ToolResult
+from toolkit._display import displayed_by
+from toolkit._display._envelopes import BATCH_ITEM_RENDERER, BATCH_RENDERER
+from toolkit._envelope import FieldError, Status, ToolResult, _Envelope
 from toolkit._exceptions import RuntimeConfigError
 from toolkit.runtime.redaction import scrub_urls
 
-__all__ = ["ItemFailure", "default_retryable", "run_batch"]
+__all__ = ["BatchItem", "BatchResult", "ItemFailure", "default_retryable", "run_batch"]
+
+
+@displayed_by(BATCH_ITEM_RENDERER)
+@dataclass(frozen=True, slots=True)
+class BatchItem(_Envelope):
+    """One item of a batch, under a stable id the model can quote back."""
+
+    id: str
+    status: Literal["ok", "failed", "skipped"]
+    data: Any = None
+    reason: str = ""
+    retryable: bool = False
+    errors: tuple[FieldError, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "status": self.status}
+        if self.data is not None:
+            out["data"] = self.data
+        if self.status != "ok":
+            out["reason"] = self.reason
+            out["retryable"] = self.retryable
+        if self.errors:
+            out["errors"] = [e.to_dict() for e in self.errors]
+        return out
+
+
+@displayed_by(BATCH_RENDERER)
+@dataclass(frozen=True, slots=True)
+class BatchResult(_Envelope):
+    """Per-item results and a summary the model can quote without arithmetic. Never one collapsed status."""
+
+    items: tuple[BatchItem, ...]
+
+    @property
+    def succeeded(self) -> tuple[BatchItem, ...]:
+        return tuple(i for i in self.items if i.status == "ok")
+
+    @property
+    def failed(self) -> tuple[BatchItem, ...]:
+        return tuple(i for i in self.items if i.status == "failed")
+
+    @property
+    def status(self) -> Status:
+        if len(self.succeeded) == len(self.items):
+            return "ok"
+        return "partial" if self.succeeded else "error"
+
+    @property
+    def skipped(self) -> tuple[BatchItem, ...]:
+        return tuple(i for i in self.items if i.status == "skipped")
+
+    @property
+    def summary(self) -> dict[str, int]:
+        """``total = succeeded + failed (+ skipped)``: the counts always add up, so the model can quote them."""
+        out = {"total": len(self.items), "succeeded": len(self.succeeded), "failed": len(self.failed)}
+        if self.skipped:
+            out["skipped"] = len(self.skipped)
+        return out
+
+    @property
+    def retry_ids(self) -> tuple[str, ...]:
+        return tuple(i.id for i in self.items if i.status != "ok" and i.retryable)
+
+    @property
+    def retry_hint(self) -> str:
+        ids = self.retry_ids
+        return f"Re-call with ids: {json.dumps(list(ids))}" if ids else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "summary": self.summary,
+            "results": [i.to_dict() for i in self.items],
+        }
+        if self.retry_hint:
+            out["retry_hint"] = self.retry_hint
+        return out
+
 
 T = TypeVar("T")
 

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import base64
 import json
-import logging
 import re
 import weakref
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 from toolkit._envelope import FieldError, Notice, ToolResult
+from toolkit._regex import lazy
+
+if TYPE_CHECKING:
+    import logging
 
 __all__ = [
     "SECRET_HEADER",
@@ -47,14 +50,14 @@ _CREDENTIAL_PARAM = (
     r"(?:(?:[a-z0-9]+[_.-])*(?:api|access|auth|refresh|id|session)?"
     r"(?:key|token|secret|password|passwd|pwd|sig|signature|auth|credential)s?)"
 )
-SECRET_HEADER = re.compile(
+SECRET_HEADER = lazy(
     r"authorization|proxy-authorization|cookie|.*(?:key|token|secret|password|auth|session|signature).*",
     re.IGNORECASE,
 )
 """A header name whose value is a secret (a static header in ``HttpConfig.headers`` with such a name is one)."""
-_SECRET_QUERY = re.compile(_CREDENTIAL_PARAM, re.IGNORECASE)
-_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^\s/@:?#'\"]*)(?::[^\s/@?#'\"]*)?@", re.I)
-_URL_QUERY_SECRET = re.compile(rf"(?P<name>(?<![a-z0-9_.-])(?:{_CREDENTIAL_PARAM}))=(?P<value>[^\s&#'\"<>]+)", re.I)
+_SECRET_QUERY = lazy(_CREDENTIAL_PARAM, re.IGNORECASE)
+_URL_USERINFO = lazy(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^\s/@:?#'\"]*)(?::[^\s/@?#'\"]*)?@", re.I)
+_URL_QUERY_SECRET = lazy(rf"(?P<name>(?<![a-z0-9_.-])(?:{_CREDENTIAL_PARAM}))=(?P<value>[^\s&#'\"<>]+)", re.I)
 
 T = TypeVar("T")
 
@@ -86,8 +89,9 @@ _LOGGERS = ("httpx", "httpcore", "httpcore.connection", "httpcore.http11", "http
 """The HTTP stack's loggers: httpx logs each request's URL (with its query credentials) at INFO."""
 
 
-class _LogFilter(logging.Filter):
-    """Rewrites a record's text through every live :class:`Redactor` (installed once on the HTTP loggers)."""
+class _LogFilter:
+    """Rewrites a record's text through every live :class:`Redactor` (installed once on the HTTP loggers; a
+    logging filter is any object with this ``filter`` method)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         redactors = list(_LIVE)
@@ -104,6 +108,8 @@ _FILTER = _LogFilter()
 
 def _watch_logs(redactor: Redactor) -> None:
     if not _LIVE:
+        import logging  # with the first Redactor: the HTTP stack that logs is loading too
+
         for name in _LOGGERS:
             logger = logging.getLogger(name)
             if _FILTER not in logger.filters:

@@ -18,9 +18,11 @@ import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
-from toolkit._envelope import SagaReport, SagaStep
+from toolkit._display import displayed_by
+from toolkit._display._envelopes import SAGA_RENDERER, SAGA_STEP_RENDERER
+from toolkit._envelope import Notice, Status, _Envelope
 from toolkit.runtime.ledger import Ledger, iso_time
 from toolkit.runtime.redaction import scrub_urls
 
@@ -29,8 +31,66 @@ __all__ = [
     "ReservationLapsed",
     "ReservationUnavailable",
     "Saga",
+    "SagaReport",
+    "SagaStep",
     "reserve",
 ]
+
+
+SagaStepStatus = Literal["committed", "compensated", "outstanding", "not_started"]
+
+
+@displayed_by(SAGA_STEP_RENDERER)
+@dataclass(frozen=True, slots=True)
+class SagaStep(_Envelope):
+    """One forward step of a saga and where it ended."""
+
+    name: str
+    status: SagaStepStatus
+    reference: str = ""
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": self.name, "status": self.status}
+        if self.reference:
+            out["reference"] = self.reference
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@displayed_by(SAGA_RENDERER)
+@dataclass(frozen=True, slots=True)
+class SagaReport(_Envelope):
+    """Which steps committed, which were compensated, which are still outstanding (need a human)."""
+
+    steps: tuple[SagaStep, ...]
+    error: str = ""
+    data: Any = None
+    notices: tuple[Notice, ...] = field(default=())
+
+    def _named(self, status: str) -> list[dict[str, Any]]:
+        return [s.to_dict() for s in self.steps if s.status == status]
+
+    @property
+    def status(self) -> Status:
+        if not self.error:
+            return "ok"
+        return "partial" if any(s.status == "outstanding" for s in self.steps) else "error"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "data": self.data,
+            "committed": self._named("committed"),
+            "compensated": self._named("compensated"),
+            "outstanding": self._named("outstanding"),
+        }
+        if self.error:
+            out["error"] = self.error
+        if self.notices:
+            out["notices"] = [n.to_dict() for n in self.notices]
+        return out
 
 
 class ReservationUnavailable(Exception):
