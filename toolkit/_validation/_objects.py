@@ -13,7 +13,7 @@ This is where most of the boundary's policies live:
   declared nor matched meet ``additionalProperties`` (``false``: ``unknown_property``);
 * which keys an object schema **evaluated** (declared, matched, or taken by ``additionalProperties``) is
   recorded on the run when someone asks: :func:`unevaluated_check` reads it for ``unevaluatedProperties``
-  and for the closed-object policy (``Policy.unlisted_properties``).
+  (which the closed-object policy, ``Policy.unlisted_properties``, writes into the schema).
 
 The cleaned object is a new dict in the data's own key order; defaults follow, in schema order.
 """
@@ -303,7 +303,7 @@ def dependent_schemas_check(table: Mapping[str, Check]) -> Check:
 
 
 def unevaluated_check(inner: Check, extra: Check | None, listed: Callable[[], tuple[list[str], bool]]) -> Check:
-    """``unevaluatedProperties`` (or the closed-object policy): the keys nothing else evaluated.
+    """``unevaluatedProperties``: the keys nothing else evaluated.
 
     ``inner`` is the rest of the node; the keys it evaluated in place (declared or matched properties,
     ``additionalProperties``, and those of ``allOf`` members, matching ``anyOf``/``oneOf`` branches, ``$ref``,
