@@ -242,3 +242,10 @@ def test_every_fixture_agrees_with_jsonschema_given_args_schema(source: str, pol
 
 def _said(expected: str) -> str:
     return "valid" if expected == "accept" else "invalid"
+
+
+def test_lowering_the_written_closure_drops_it_as_it_drops_additional_properties() -> None:
+    lowered = tk.lower(schema_tool(SIBLINGS).args_schema)
+    reasons = {loss.keyword: loss.reason for loss in lowered.losses}
+    assert reasons["unevaluatedProperties"] == reasons["additionalProperties"]
+    assert "unevaluatedProperties" not in str(lowered.schema)
