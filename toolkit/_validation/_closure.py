@@ -44,10 +44,10 @@ from toolkit._schema import (
     PARTS_ONE,
     REFERENCES,
     Refs,
-    reachable,
     schemas_in,
     silent_on_unlisted,
 )
+from toolkit._validation._objects import in_place_closure, in_place_steps
 
 __all__ = ["written_closure"]
 
@@ -107,30 +107,12 @@ class _Reader:
             return None
 
 
-def _steps(node: Mapping[str, Any], resolve: _Reader, conjunctive: bool = False) -> Iterator[Any]:
-    """The schemas applied in place beside ``node`` (``conjunctive``: only those that always apply with it,
-    through references and ``allOf``)."""
-    yield from (resolve(node[key]) for key in REFERENCES if key in node)
-    for key in ("allOf",) if conjunctive else IN_PLACE_LIST:
-        yield from node[key] if isinstance(node.get(key), list) else ()
-    if not conjunctive:
-        yield from (node[key] for key in ("then", "else") if key in node)
-        for key in IN_PLACE_MAP:
-            if isinstance(node.get(key), Mapping):
-                yield from node[key].values()
-
-
-def _in_place(schema: Any, resolve: _Reader, *, conjunctive: bool = False) -> list[Mapping[str, Any]]:
-    """``schema`` and every schema applied to the same value in place (see :func:`_steps`)."""
-    return list(reachable(schema, lambda node: _steps(node, resolve, conjunctive)))
-
-
 def _applied_by(nodes: list[dict[str, Any]], resolve: _Reader) -> dict[int, list[dict[str, Any]]]:
     """For each schema, the schemas that apply it in place (the in-place edges, reversed)."""
     found: dict[int, list[dict[str, Any]]] = {}
     for node in nodes:
         if not _IN_PLACE.isdisjoint(node):
-            for target in _steps(node, resolve):
+            for target in in_place_steps(node, resolve):
                 if type(target) is dict:
                     found.setdefault(id(target), []).append(node)
     return found
@@ -165,7 +147,7 @@ def _listing(kid: Any, resolve: _Reader) -> tuple[dict[str, None], dict[str, Non
     names: dict[str, None] = {}
     patterns: dict[str, None] = {}
     loose = False
-    for node in _in_place(kid, resolve):
+    for node in in_place_closure(kid, resolve):
         if isinstance(node.get("properties"), Mapping):
             names.update(dict.fromkeys(node["properties"]))
         names.update(dict.fromkeys(n for n in node.get("required") or () if isinstance(n, str)))
@@ -183,7 +165,7 @@ def _meet_siblings(nodes: list[dict[str, Any]], resolve: _Reader, plan: _Plan) -
         if "allOf" not in node and ("properties" not in node or not any(key in node for key in REFERENCES)):
             continue
         kids: dict[str, dict[int, dict[str, Any]]] = {}
-        for member in _in_place(node, resolve, conjunctive=True):
+        for member in in_place_closure(node, resolve, conjunctive=True):
             properties = member.get("properties")
             if isinstance(properties, Mapping):
                 for name, sub in properties.items():

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
-from toolkit._schema import reachable, silent_on_unlisted
+from toolkit._schema import REFERENCES, reachable, silent_on_unlisted
 from toolkit._validation._checks import MAX_DEPTH, Check, Run, Search, short, slow_problem
 from toolkit._validation._expected import Loc, describe, once
 
@@ -36,6 +36,7 @@ __all__ = [
     "apply_defaults",
     "dependent_schemas_check",
     "in_place_closure",
+    "in_place_steps",
     "object_check",
     "refuses_unlisted",
     "shortcut_table",
@@ -261,19 +262,22 @@ def _count_checks(
                     run.error((loc, name), "missing", f"required when {key} is given", describe(None) + f" ({name})")
 
 
-def in_place_closure(schema: Any, resolve: Callable[[str], Any]) -> list[Mapping[str, Any]]:
-    """``schema`` and every schema applied to the same value in place, through ``$ref``/``$dynamicRef``,
-    ``allOf``/``anyOf``/``oneOf``, ``then``/``else`` and ``dependentSchemas`` (not ``if`` or ``not``)."""
-
-    def in_place(node: Mapping[str, Any]) -> Iterator[Any]:
-        yield from (resolve(node[key]) for key in ("$ref", "$dynamicRef") if isinstance(node.get(key), str))
-        for key in ("allOf", "anyOf", "oneOf"):
-            yield from node[key] if isinstance(node.get(key), list) else ()
+def in_place_steps(node: Mapping[str, Any], resolve: Callable[[str], Any], conjunctive: bool = False) -> Iterator[Any]:
+    """The schemas applied to the same value in place beside ``node``: through ``$ref``/``$dynamicRef``,
+    ``allOf``/``anyOf``/``oneOf``, ``then``/``else`` and ``dependentSchemas`` (not ``if`` or ``not``);
+    ``conjunctive``: only those that always apply with it (references and ``allOf``)."""
+    yield from (resolve(node[key]) for key in REFERENCES if isinstance(node.get(key), str))
+    for key in ("allOf",) if conjunctive else ("allOf", "anyOf", "oneOf"):
+        yield from node[key] if isinstance(node.get(key), list) else ()
+    if not conjunctive:
         yield from (node[key] for key in ("then", "else") if key in node)
         if isinstance(node.get("dependentSchemas"), Mapping):
             yield from node["dependentSchemas"].values()
 
-    return list(reachable(schema, in_place))
+
+def in_place_closure(schema: Any, resolve: Callable[[str], Any], conjunctive: bool = False) -> list[Mapping[str, Any]]:
+    """``schema`` and every schema applied to the same value in place (see :func:`in_place_steps`)."""
+    return list(reachable(schema, lambda node: in_place_steps(node, resolve, conjunctive)))
 
 
 def refuses_unlisted(schema: Any, resolve: Callable[[str], Any], closed: bool) -> bool:
