@@ -1,13 +1,14 @@
 """Differential sweep: toolkit's validator against the JSON Schema 2020-12 oracle, by disagreement class.
 
-    .venv/bin/python benchmarks/oracle_sweep.py [--cases 60000] [--seed 1] [--examples 2] [--open]
+    .venv/bin/python benchmarks/oracle_sweep.py [--cases 60000] [--seed 1] [--examples 2] [--open | --written]
 
 Draws seeded (schema, instance) pairs (tests/oracle_gen.py), judges each with toolkit and the oracle,
 minimises every disagreement and names its class (tests/oracle_classes.py: DELIBERATE, OPEN, or
 unclassified). Prints the counts per class, the totals per kind, the time taken and a few minimal examples.
 By default toolkit runs with its default policy (``unlisted_properties="refuse"``) and the oracle reads each
 schema closed the same way (``oracle_gen.close_objects``); ``--open`` runs both on the schema as written
-(``unlisted_properties="allow"``). ``--closed`` is accepted and is the default.
+(``unlisted_properties="allow"``); ``--written`` gives the oracle the ``args_schema`` toolkit's tool states,
+with the closure the policy adds written in (``oracle_gen.WRITTEN``). ``--closed`` is accepted and is the default.
 """
 
 from __future__ import annotations
@@ -35,8 +36,10 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=2, help="minimal examples shown per class")
     parser.add_argument("--open", action="store_true", help="leave objects open (policy unlisted_properties=allow)")
     parser.add_argument("--closed", action="store_true", help="close objects as the default policy does (default)")
+    parser.add_argument("--written", action="store_true", help="the oracle reads the tool's args_schema as written")
     args = parser.parse_args()
     oracle_gen.CLOSE_OBJECTS = not args.open
+    oracle_gen.WRITTEN = args.written and not args.open
 
     started = time.perf_counter()
     result = sweep(args.seed, args.cases, keep=max(args.examples, 1))
@@ -44,6 +47,7 @@ def main() -> None:
 
     judged = result.cases - result.undecided
     mode = "objects open (--open)" if args.open else "objects closed as the default policy reads them"
+    mode += ", the oracle given args_schema as written (--written)" if oracle_gen.WRITTEN else ""
     rate = f"{1e6 * elapsed / result.cases:.0f} µs/case"
     print(f"{result.cases} cases (seed {args.seed}, {mode}) in {elapsed:.1f} s ({rate})")
     print(f"  judged by the oracle {judged}, undecided {result.undecided}; valid {result.valid}, "

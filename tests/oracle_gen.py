@@ -33,6 +33,9 @@ CLOSE_OBJECTS = True
 """When true (toolkit's default policy, ``Policy.unlisted_properties="refuse"``), the oracle reads the schema
 through :func:`close_objects`; when false, toolkit runs with ``unlisted_properties="allow"`` and the oracle
 reads the schema as written."""
+WRITTEN = False
+"""When true (with :data:`CLOSE_OBJECTS`), the oracle reads the ``args_schema`` toolkit's tool states, its
+closure written in, instead of :func:`close_objects`: any 2020-12 validator given it must agree."""
 
 
 # -- toolkit ---------------------------------------------------------------------------------------
@@ -45,12 +48,12 @@ class Outcome:
     notices: tuple[str, ...] = ()
 
 
-_MEMO: dict[tuple[str, str, bool], Any] = {}
+_MEMO: dict[tuple[str, str, bool, bool], Any] = {}
 
 
 def memo(kind: str, schema: Any, make: Any, forget: bool = False) -> Any:
     """One tool, validator or reference check per schema text: several instances meet each schema."""
-    key = (kind, json.dumps(schema, sort_keys=True, default=repr), CLOSE_OBJECTS)
+    key = (kind, json.dumps(schema, sort_keys=True, default=repr), CLOSE_OBJECTS, WRITTEN)
     if forget:
         return _MEMO.pop(key, None)
     if key not in _MEMO:
@@ -60,9 +63,7 @@ def memo(kind: str, schema: Any, make: Any, forget: bool = False) -> Any:
     return _MEMO[key]
 
 
-def toolkit_outcome(schema: Mapping[str, Any], instance: Any) -> Outcome:
-    """The validator's verdict on ``instance``: the one call site of toolkit in the oracle machinery."""
-
+def _tool(schema: Mapping[str, Any]) -> Any:
     def tool() -> Any:
         contract = ToolContract(name="t", description="d", args_schema=copy.deepcopy(schema), source="schema")
         try:
@@ -73,8 +74,24 @@ def toolkit_outcome(schema: Mapping[str, Any], instance: Any) -> Outcome:
         except ToolkitError as exc:
             return exc
 
+    return memo("toolkit", schema, tool)
+
+
+def oracle_schema(schema: Any) -> Any:
+    """What the oracle reads: ``schema`` as written, closed by :func:`close_objects`, or (:data:`WRITTEN`) the
+    ``args_schema`` of toolkit's tool (``schema`` itself when toolkit refused it)."""
+    if not CLOSE_OBJECTS:
+        return schema
+    if not WRITTEN:
+        return close_objects(schema)
+    built = _tool(schema) if isinstance(schema, dict) else None
+    return schema if built is None or isinstance(built, ToolkitError) else built.args_schema
+
+
+def toolkit_outcome(schema: Mapping[str, Any], instance: Any) -> Outcome:
+    """The validator's verdict on ``instance``: the one call site of the validator in the oracle machinery."""
     try:
-        built = memo("toolkit", schema, tool)
+        built = _tool(schema)
         if isinstance(built, ToolkitError):
             raise built
         result = built.validate(instance)
@@ -141,7 +158,8 @@ def close_objects(schema: Any) -> Any:
     applied to the same value in place lists ``properties`` and says nothing of ``additionalProperties`` or
     ``unevaluatedProperties``, it gets ``unevaluatedProperties: false``; and every schema that says nothing
     of those two lists its ``required`` names in ``properties`` (as ``true``). Decided on the schema as
-    written, then applied.
+    written, then applied. Where ``allOf`` siblings each declare one property, each closes on its own here
+    (the generator draws no such pair): :data:`WRITTEN` holds the oracle to toolkit's own written form.
     """
     out = copy.deepcopy(schema)
     if not isinstance(out, dict):
@@ -559,5 +577,17 @@ def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-__all__ = ["CLOSE_OBJECTS", "Case", "Outcome", "Verdict", "cases", "close_objects", "dumps", "memo", "pointer"]
+__all__ = [
+    "CLOSE_OBJECTS",
+    "WRITTEN",
+    "Case",
+    "Outcome",
+    "Verdict",
+    "cases",
+    "close_objects",
+    "dumps",
+    "memo",
+    "oracle_schema",
+    "pointer",
+]
 __all__ += ["toolkit_outcome"]

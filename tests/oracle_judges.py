@@ -22,10 +22,9 @@ from functools import cache
 from typing import Any
 
 import jsonschema_rs
-import oracle_gen
 import regress
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, _keywords, _utils, validators
-from oracle_gen import Verdict, close_objects, memo
+from oracle_gen import Verdict, close_objects, memo, oracle_schema
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
@@ -120,7 +119,7 @@ def _refs(node: Any) -> Iterator[str]:
 def jsonschema_verdict(schema: Mapping[str, Any], instance: Any, decimal: bool = False) -> Verdict:
     """``jsonschema`` 2020-12 with formats asserted and ECMA-262 patterns; ``undecided`` when it raises."""
     judge = DecimalValidator if decimal else Draft202012Validator
-    read = copy.deepcopy(close_objects(schema) if oracle_gen.CLOSE_OBJECTS else schema)
+    read = copy.deepcopy(oracle_schema(schema))
     validator = memo(judge.__name__, schema, lambda: judge(read, format_checker=FORMATS_ASSERTED))
     try:
         with _ecma_patterns():
@@ -148,9 +147,7 @@ def judge(schema: Mapping[str, Any], *, closed: bool) -> Callable[[Any], Verdict
 def rs_verdict(schema: Mapping[str, Any], instance: Any) -> Verdict:
     """jsonschema-rs 2020-12 with formats asserted; ``undecided`` when it refuses the schema or the value."""
     try:
-        judge = jsonschema_rs.Draft202012Validator(
-            close_objects(schema) if oracle_gen.CLOSE_OBJECTS else schema, validate_formats=True
-        )
+        judge = jsonschema_rs.Draft202012Validator(oracle_schema(schema), validate_formats=True)
         return "valid" if judge.is_valid(instance) else "invalid"
     except Exception:
         return "undecided"

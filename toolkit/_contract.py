@@ -145,9 +145,11 @@ class Policy:
       notice), **write** tools reject them. ``True``/``False`` force it.
     * ``unlisted_properties``: ``"refuse"`` reads every object schema that lists ``properties`` and says
       nothing of ``additionalProperties``/``unevaluatedProperties`` as closed, at every depth (a key no
-      property, pattern, ``allOf`` member, matching branch or ``$ref`` lists is ``unknown_property``);
-      ``"allow"`` leaves such objects open, as JSON Schema does. An explicit ``additionalProperties`` is
-      honoured either way (pydantic's ``extra="allow"`` writes ``true``).
+      property, pattern, ``allOf`` member, matching branch or ``$ref`` lists is ``unknown_property``; where
+      ``allOf`` siblings each declare some properties of one property, its value may carry all of them), and
+      ``Tool.args_schema`` says so (see :mod:`toolkit._validation._closure`); ``"allow"`` leaves such objects
+      open, as JSON Schema does. An explicit ``additionalProperties`` is honoured either way (pydantic's
+      ``extra="allow"`` writes ``true``).
     * ``declaration_budget``: bytes of compact JSON the tool's declaration may take; over it, lowering reduces
       the declaration (each reduction a loss) or refuses the tool (see :mod:`toolkit._lowering._budget`).
       ``None`` takes the budget the tool is built with (``from_function(budget=...)``,

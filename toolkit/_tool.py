@@ -22,7 +22,7 @@ from toolkit._lowering._budget import DEFAULT, Budget, BudgetFit, chosen_budget,
 from toolkit._lowering._shared import Root
 from toolkit._lowering.gemini import has_arguments
 from toolkit._schema import has_silent_objects
-from toolkit._validation import domain_rules
+from toolkit._validation import domain_rules, enforced_schema
 from toolkit._validation import validate as validate_args
 from toolkit._validation._enforce import check_enforceable
 from toolkit._validation._invoke import call as call_tool
@@ -39,21 +39,24 @@ DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 
 
 class Artefacts:
-    """What a :class:`Tool` works out from its frozen fields on first use, and keeps: its validator (made by
+    """What a :class:`Tool` works out from its frozen fields on first use, and keeps: the schema its validator
+    enforces (:func:`toolkit._validation.enforced_schema`), its validator (made by
     :func:`toolkit._validation.compiled`), its declaration's size, and its payload in each dialect asked for.
 
     A tool's own, never an argument: every copy of a tool (``dataclasses.replace``, :meth:`Tool.with_policy`)
     starts with an empty one, so nothing worked out for one policy or schema answers for another. (A plain
-    class: a dataclass costs its module's import more than this one's three fields are worth.)
+    class: a dataclass costs its module's import more than this one's four fields are worth.)
     """
 
-    __slots__ = ("declaration_bytes", "payloads", "validator")
+    __slots__ = ("declaration_bytes", "payloads", "schema", "validator")
 
+    schema: Mapping[str, Any] | None
     validator: Validator | None
     declaration_bytes: int | None
     payloads: dict[str, Payload]
 
     def __init__(self) -> None:
+        self.schema = None
         self.validator = None
         self.declaration_bytes = None
         self.payloads = {}
@@ -88,8 +91,9 @@ class Tool(Displayable):
 
     @property
     def args_schema(self) -> dict[str, Any]:
-        """The full JSON Schema 2020-12 the validator enforces (a fresh copy)."""
-        return json_copy(dict(self.contract.args_schema))  # type: ignore[no-any-return]
+        """The full JSON Schema 2020-12 the validator enforces (a fresh copy): the contract's, with the closure
+        ``Policy.unlisted_properties="refuse"`` adds written in, so any 2020-12 validator agrees with toolkit."""
+        return json_copy(dict(enforced_schema(self)))  # type: ignore[no-any-return]
 
     @property
     def declaration(self) -> dict[str, Any]:

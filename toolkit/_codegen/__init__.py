@@ -2,10 +2,11 @@
 
 For each tool the package gets a module (binding map, trim settings, security schemes, credentials with the
 environment variables they are read from, a class) plus two JSON resources: ``declarations/<module>.json`` (the
-exact golden declaration the model receives) and ``contracts/<module>.json`` (key order kept: the full
-``args_schema``, effect, confirmation, method, path, idempotency key, form encoding, policy and losses).
-At import a module loads both through ``importlib.resources`` and builds its :class:`toolkit.Tool` directly
-from them (:func:`toolkit.runtime.http.load_tool`): the spec is never parsed again.
+exact golden declaration the model receives) and ``contracts/<module>.json`` (key order kept: the contract's
+full ``args_schema``, which the loaded tool closes again under its policy, effect, confirmation, method, path,
+idempotency key, form encoding, policy and losses). At import a module loads both through
+``importlib.resources`` and builds its :class:`toolkit.Tool` directly from them
+(:func:`toolkit.runtime.http.load_tool`): the spec is never parsed again.
 
 **Spec text enters Python source only through** :func:`repr` (strings, tuples, dicts of strings) **or as
 JSON resources.** Identifiers (module and class names) are derived from the sanitised tool name and checked
@@ -23,7 +24,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from toolkit import __version__
-from toolkit._canonical import pretty
+from toolkit._canonical import json_copy, pretty
 from toolkit._codegen._files import GENERATED_MARK, load_trim, stale_files, write_package
 from toolkit._contract import FormEncoding, SecurityScheme
 from toolkit._credential_record import Credential
@@ -208,7 +209,7 @@ def _ordered_json(value: Any) -> str:
 
 def _contract_json(tool: Tool, rules: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {
-        "args_schema": tool.args_schema,
+        "args_schema": json_copy(dict(tool.contract.args_schema)),
         "domain_rules": [dict(rule) for rule in rules],
         "confirm": tool.confirm,
         "effect": tool.effect,

@@ -99,6 +99,7 @@ REASONS = {
     "writeOnly": "annotation without a place in the subset",
     "$comment": "comments are not sent",
 }
+REASONS["unevaluatedProperties"] = REASONS["additionalProperties"]  # the closure Tool.args_schema writes, read alike
 
 
 def bad(path: str, keyword: str, message: str) -> SchemaError:

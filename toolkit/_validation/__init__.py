@@ -58,6 +58,7 @@ from toolkit._envelope import FieldError, ToolResult
 from toolkit._exceptions import SchemaError, ToolkitError
 from toolkit._validation._admit import MAX_ARGUMENT_SIZE, admit, too_large
 from toolkit._validation._checks import MAX_DEPTH, MAX_FIELD_ERRORS, Check, Run, short
+from toolkit._validation._closure import written_closure
 from toolkit._validation._compile import Options, compile_schema, raising
 from toolkit._validation._expected import type_name
 from toolkit._validation._fastpath import FastPath, fast_path, property_predicate
@@ -75,6 +76,7 @@ __all__ = [
     "Validator",
     "compiled",
     "domain_rules",
+    "enforced_schema",
     "validate",
 ]
 
@@ -123,12 +125,25 @@ class Validator:
         return self._plain
 
 
+def enforced_schema(tool: Tool) -> Mapping[str, Any]:
+    """The schema the tool's validator enforces (``Tool.args_schema``), made on first use and kept on the tool:
+    the contract's ``args_schema`` with the closed-object policy written in when the policy refuses unlisted
+    keys (:func:`toolkit._validation._closure.written_closure`), so any 2020-12 validator given it agrees."""
+    schema = tool._artefacts.schema
+    if schema is None:
+        schema = tool.contract.args_schema
+        if tool.policy.unlisted_properties == "refuse":
+            schema = written_closure(schema)
+        tool._artefacts.schema = schema
+    return schema
+
+
 def compiled(tool: Tool) -> Validator:
     """The tool's validator, made on first use and kept on the tool; a schema that cannot be compiled raises
     the same :class:`SchemaError` on every call."""
     validator = tool._artefacts.validator
     if validator is None:
-        validator = tool._artefacts.validator = Validator(tool.contract.args_schema, options_for(tool))
+        validator = tool._artefacts.validator = Validator(enforced_schema(tool), options_for(tool))
     if validator.error is not None:
         raise validator.error
     return validator

@@ -13,13 +13,9 @@ refuses a *left-recursive* schema -- a reference cycle through ``$ref`` / ``anyO
 naming the cycle. Such a schema applies itself to the very value it is checking, so evaluating it never ends
 (2020-12 calls it invalid) and each self-referring branch would multiply the work.
 
-**Closed objects** (``Policy.unlisted_properties="refuse"``, the default). Where an instance is entered (the
-root, a property's value, an item, ...), if its schema -- itself or anything applied to the same value in place
-(``allOf`` members, ``anyOf``/``oneOf`` branches, ``$ref`` targets, ``then``/``else``, ``dependentSchemas``) --
-lists ``properties`` and says nothing of ``additionalProperties``/``unevaluatedProperties``, the instance is
-read as if ``unevaluatedProperties: false`` stood there: a key that no in-place keyword evaluated is
-``unknown_property``, so ``allOf`` of two partial objects still accepts the keys of both, and an explicit
-``additionalProperties: true`` (or a schema) is honoured. A name in such a node's ``required`` counts as listed.
+**Closed objects** (``Policy.unlisted_properties="refuse"``, the default) are not the compiler's: the policy is
+written into the schema it is given (:func:`toolkit._validation._closure.written_closure`, ``unevaluatedProperties:
+false`` where it applies), so the compiled checks read closure as any 2020-12 validator reads it.
 
 Two OpenAPI spellings are honoured because the lowered declaration honours them (see
 ``tests/validation/test_contract_consistency.py``): ``nullable: true`` beside a ``type`` also accepts ``null``, and a
@@ -27,10 +23,10 @@ Two OpenAPI spellings are honoured because the lowered declaration honours them 
 Non-string ``enum``/``const`` members are also accepted as the strings the declaration shows for them, except
 under ``if`` and ``not`` (the declaration shows no condition, so none is read that way).
 
-Policies are baked in at compile time (``clamp``, case-insensitive enums, ``null`` for optional fields, closed
-objects), so the run-time closures carry no policy branches. Keywords the validator does not know are
-annotations and are ignored, as JSON Schema says (:mod:`toolkit._validation._enforce` refuses, when the tool
-is built, the ones that mean something it cannot enforce).
+Policies are baked in at compile time (``clamp``, case-insensitive enums, ``null`` for optional fields), so the
+run-time closures carry no policy branches. Keywords the validator does not know are annotations and are
+ignored, as JSON Schema says (:mod:`toolkit._validation._enforce` refuses, when the tool is built, the ones
+that mean something it cannot enforce).
 """
 
 from __future__ import annotations
@@ -40,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._schema import Refs, check_references, schema_types, silent_on_unlisted
+from toolkit._schema import Refs, check_references, schema_types
 from toolkit._validation._arrays import array_check, unevaluated_items_check
 from toolkit._validation._checks import (
     MAX_DEPTH,
@@ -128,7 +124,8 @@ class Options:
     enum_insensitive: bool = False
     null_as_absent: bool = True
     closed: bool = False
-    """Objects that list properties refuse the keys they do not list, at every depth (see the module docstring)."""
+    """The schema compiled has the closed-object policy written in (see the module docstring): what the fast tier
+    reads of an object that still says nothing of unlisted keys."""
 
 
 Shortcut = Callable[[Any, Refs], "Callable[[Any], bool] | None"]
@@ -227,15 +224,13 @@ class _Compiler:
             if keyword in schema:
                 checks.append(self.ref(schema[keyword], description, entry=False, declared=declared))
         checks.extend(self.scalars(schema, description))
-        closing = entry and self.options.closed and "unevaluatedProperties" not in schema and self.closes(schema)
-        simple = closing and silent_on_unlisted(schema) and IN_PLACE_KEYWORDS.isdisjoint(schema)
         if not OBJECT_KEYWORDS.isdisjoint(schema):
-            checks.append(self.object(schema, declared, closed=simple))
+            checks.append(self.object(schema, declared))
         if not ARRAY_KEYWORDS.isdisjoint(schema):
             checks.append(self.array(schema, description, declared))
         checks.extend(self.combinators(schema, description, declared))
         node = _chain(checks)
-        node = self.unevaluated(schema, node, declared, closing=closing and not simple)
+        node = self.unevaluated(schema, node, declared)
         named = named_types(schema)
         if named is not None:
             test, fail = type_check(named, schema, description)
@@ -336,12 +331,8 @@ class _Compiler:
 
         return check
 
-    # -- unevaluated and closed -------------------------------------------------------------------
-    def closes(self, schema: Mapping[str, Any]) -> bool:
-        """Whether the closed-object policy reads this entered node as ``unevaluatedProperties: false``."""
-        return any(silent_on_unlisted(node) for node in in_place_closure(schema, self.resolve))
-
-    def unevaluated(self, schema: Mapping[str, Any], node: Check, declared: bool, *, closing: bool) -> Check:
+    # -- unevaluated ------------------------------------------------------------------------------
+    def unevaluated(self, schema: Mapping[str, Any], node: Check, declared: bool) -> Check:
         if "unevaluatedItems" in schema:
             node = unevaluated_items_check(
                 node, self.compile(schema["unevaluatedItems"], entry=True, declared=declared)
@@ -350,7 +341,7 @@ class _Compiler:
             extra = schema["unevaluatedProperties"]
             compiled = None if extra is False else self.compile(extra, entry=True, declared=declared)
             return unevaluated_check(node, compiled, self.listed(schema))
-        return unevaluated_check(node, None, self.listed(schema)) if closing else node
+        return node
 
     def listed(self, schema: Mapping[str, Any]) -> Callable[[], tuple[list[str], bool]]:
         """The property names the schema lists in place (for an ``unknown_property`` error's words), and whether
@@ -363,8 +354,6 @@ class _Compiler:
                 loose = False
                 for node in in_place_closure(schema, self.resolve):
                     found.update(dict.fromkeys(node.get("properties") or ()))
-                    if self.options.closed and silent_on_unlisted(node):
-                        found.update(dict.fromkeys(n for n in node.get("required") or () if isinstance(n, str)))
                     loose = loose or "patternProperties" in node or node.get("additionalProperties", False) is not False
                 memo.append((list(found), loose))
             return memo[0]
@@ -372,13 +361,8 @@ class _Compiler:
         return names
 
     # -- objects ----------------------------------------------------------------------------------
-    def object(self, schema: Mapping[str, Any], declared: bool, *, closed: bool) -> Check:
+    def object(self, schema: Mapping[str, Any], declared: bool) -> Check:
         properties = dict(schema.get("properties") or {})
-        if self.options.closed and "additionalProperties" not in schema and "unevaluatedProperties" not in schema:
-            for name in schema.get("required") or ():  # a required name is listed, even where properties omit it
-                if isinstance(name, str):
-                    properties.setdefault(name, True)
-            schema = {**schema, "properties": properties}
         read_only = {name for name, sub in properties.items() if _read_only(self.unwrap(sub))}
         if read_only and isinstance(schema.get("required"), list):
             # a request never carries read-only properties, and the declaration does not offer them
@@ -396,7 +380,7 @@ class _Compiler:
 
         additional = schema.get("additionalProperties", OPEN)
         if additional is OPEN:
-            extra = None if closed else OPEN
+            extra = OPEN
         else:
             extra = None if additional is False else self.compile(additional, entry=True, declared=declared)
         patterns = [

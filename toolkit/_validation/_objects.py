@@ -13,7 +13,7 @@ This is where most of the boundary's policies live:
   declared nor matched meet ``additionalProperties`` (``false``: ``unknown_property``);
 * which keys an object schema **evaluated** (declared, matched, or taken by ``additionalProperties``) is
   recorded on the run when someone asks: :func:`unevaluated_check` reads it for ``unevaluatedProperties``
-  and for the closed-object policy (``Policy.unlisted_properties``).
+  (which the closed-object policy, ``Policy.unlisted_properties``, writes into the schema).
 
 The cleaned object is a new dict in the data's own key order; defaults follow, in schema order.
 """
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolkit._canonical import json_copy
-from toolkit._schema import reachable, silent_on_unlisted
+from toolkit._schema import REFERENCES, reachable, silent_on_unlisted
 from toolkit._validation._checks import MAX_DEPTH, Check, Run, Search, short, slow_problem
 from toolkit._validation._expected import Loc, describe, once
 
@@ -36,6 +36,7 @@ __all__ = [
     "apply_defaults",
     "dependent_schemas_check",
     "in_place_closure",
+    "in_place_steps",
     "object_check",
     "refuses_unlisted",
     "shortcut_table",
@@ -261,19 +262,22 @@ def _count_checks(
                     run.error((loc, name), "missing", f"required when {key} is given", describe(None) + f" ({name})")
 
 
-def in_place_closure(schema: Any, resolve: Callable[[str], Any]) -> list[Mapping[str, Any]]:
-    """``schema`` and every schema applied to the same value in place, through ``$ref``/``$dynamicRef``,
-    ``allOf``/``anyOf``/``oneOf``, ``then``/``else`` and ``dependentSchemas`` (not ``if`` or ``not``)."""
-
-    def in_place(node: Mapping[str, Any]) -> Iterator[Any]:
-        yield from (resolve(node[key]) for key in ("$ref", "$dynamicRef") if isinstance(node.get(key), str))
-        for key in ("allOf", "anyOf", "oneOf"):
-            yield from node[key] if isinstance(node.get(key), list) else ()
+def in_place_steps(node: Mapping[str, Any], resolve: Callable[[str], Any], conjunctive: bool = False) -> Iterator[Any]:
+    """The schemas applied to the same value in place beside ``node``: through ``$ref``/``$dynamicRef``,
+    ``allOf``/``anyOf``/``oneOf``, ``then``/``else`` and ``dependentSchemas`` (not ``if`` or ``not``);
+    ``conjunctive``: only those that always apply with it (references and ``allOf``)."""
+    yield from (resolve(node[key]) for key in REFERENCES if isinstance(node.get(key), str))
+    for key in ("allOf",) if conjunctive else ("allOf", "anyOf", "oneOf"):
+        yield from node[key] if isinstance(node.get(key), list) else ()
+    if not conjunctive:
         yield from (node[key] for key in ("then", "else") if key in node)
         if isinstance(node.get("dependentSchemas"), Mapping):
             yield from node["dependentSchemas"].values()
 
-    return list(reachable(schema, in_place))
+
+def in_place_closure(schema: Any, resolve: Callable[[str], Any], conjunctive: bool = False) -> list[Mapping[str, Any]]:
+    """``schema`` and every schema applied to the same value in place (see :func:`in_place_steps`)."""
+    return list(reachable(schema, lambda node: in_place_steps(node, resolve, conjunctive)))
 
 
 def refuses_unlisted(schema: Any, resolve: Callable[[str], Any], closed: bool) -> bool:
@@ -303,7 +307,7 @@ def dependent_schemas_check(table: Mapping[str, Check]) -> Check:
 
 
 def unevaluated_check(inner: Check, extra: Check | None, listed: Callable[[], tuple[list[str], bool]]) -> Check:
-    """``unevaluatedProperties`` (or the closed-object policy): the keys nothing else evaluated.
+    """``unevaluatedProperties``: the keys nothing else evaluated.
 
     ``inner`` is the rest of the node; the keys it evaluated in place (declared or matched properties,
     ``additionalProperties``, and those of ``allOf`` members, matching ``anyOf``/``oneOf`` branches, ``$ref``,
