@@ -76,6 +76,9 @@ class Subject:
     """Every field of the framework's own schema, walked as :attr:`fields` is."""
     framework_refs: Refs | None = None
     """The framework schema's references; ``None`` when there is no framework schema to compare."""
+    converted: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
+    """By field name: the bounds a Python ``Decimal`` field checks when its argument is converted (kept out of
+    ``args_schema`` as losses, see :mod:`toolkit._lints._decimals`)."""
 
     promising: tuple[Field, ...] = dataclass_field(init=False)
     """The fields whose description promises something (:attr:`Field.reading`), usually a few."""
