@@ -60,12 +60,12 @@ _QUOTED = (
     r"|'(?P<{n}s>[^'\s]{{1,40}})'"
 )
 _HEAD = lazy(
-    rf"(?=[acefmoprstv])\b(?:(?P<complete>{_COMPLETE})|(?P<partial>{_PARTIAL}))(?P<colon>\s*:)?\s*(?:\n\s*)?",
+    rf"(?=[acefmoprstv])\b(?:(?P<complete>{_COMPLETE})|(?P<partial>{_PARTIAL}))(?P<colon>\s*:)?\s*",
     re.I,
 )
 _ITEM = lazy(_QUOTED.format(n="v"))
 _WORD_ITEM = lazy(r"(?P<vw>[A-Za-z][\w.-]{0,39})(?<![.-])")
-_SEPARATOR = lazy(r"\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|/\s*)")
+_SEPARATOR = lazy(r"\s*,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+|\s*/\s*")
 _EXAMPLE = lazy(r"\b(?:such as|e\.g\.|for example|for instance|including|like)\s*$|etc\b", re.I)
 _LIST_END = lazy(r"\s*(?:$|[.;:)\n]|,?\s+(?:and|or|but|with|where|which|defaults?|default|the|to|for|if)\b)", re.I)
 _CONTINUES = lazy(r",?\s+(?:or|and)\s+(?!the\s+default|defaults?\b)", re.I)
@@ -91,6 +91,8 @@ def listed_values(text: str) -> Listed | None:
         listed = _list_at(text, start, end, plain=plain, complete=complete)
         if listed is not None and all(set(other.values) != set(listed.values) for other in found):
             found.append(listed)
+            if len(found) > 1:
+                return None  # two different lists: which one the field takes is not said
     if len(found) != 1:
         return None
     return found[0]
