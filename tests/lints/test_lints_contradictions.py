@@ -292,3 +292,17 @@ def test_the_contradiction_rules_are_in_the_catalogue_in_code_order() -> None:
     ]
     assert [rules[code].severity for code in CONTRADICTIONS] == ["error"] * 4
     assert [rule.code for rule in CATALOGUE] == sorted(rule.code for rule in CATALOGUE)
+
+
+def test_a_decimal_written_as_number_or_string_is_held_on_both_branches() -> None:
+    """pydantic writes a ``Decimal`` as ``anyOf: [number, string]``: a bound on the number leaves the string open."""
+    bounded = {"anyOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "string"}]}
+    tool = tool_with({**bounded, "description": "Amount to refund, a positive decimal."})
+    assert tool.validate({"value": "-5"}).status == "ok"  # the trap: the string branch takes any text
+    (item,) = found(tool, "TK802")
+    pattern = r"^(?!0(\.0+)?$)(0|[1-9][0-9]*)(\.[0-9]+)?$"
+    assert item.fix.startswith(f"add to the schema: pattern: {pattern} ")
+    held = {"anyOf": [{"type": "number", "exclusiveMinimum": 0}, {"type": "string", "pattern": pattern}]}
+    after = tool_with({**held, "description": "Amount to refund, a positive decimal."})
+    assert after.validate({"value": "-5"}).status == "invalid_arguments"
+    assert found(after, "TK802") == []

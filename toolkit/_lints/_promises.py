@@ -43,6 +43,7 @@ __all__ = [
 Finding = tuple[str, str, str] | tuple[str, str, str, Severity]
 _FIXED = ("enum", "const")
 _SHAPED = ("format", "pattern", "enum", "const")
+_SHAPED_STRING = ("format", "pattern", "minLength", "maxLength")
 
 
 def length_unenforced(s: Subject) -> Iterator[Finding]:
@@ -58,18 +59,15 @@ def range_unenforced(s: Subject) -> Iterator[Finding]:
         span = f.reading.value
         if span is None:
             continue
-        for branch in s.branches(f):
-            kinds = types(branch)
-            if any(k in branch for k in _FIXED):
-                continue
-            if kinds & {"integer", "number"}:
-                missing = _missing_value(span, branch, integer="number" not in kinds)
-                if missing:
-                    yield _finding(f, span.quote, missing, branch)
-                break
-            if "string" in kinds and is_decimal_string(branch):
+        for branch, kind in _numeric_branches(s, f):
+            if kind == "decimal":
                 if _missing_decimal(s, f, span, branch):
                     yield _decimal_finding(s, f, span.quote, branch)
+                    break
+                continue
+            missing = _missing_value(span, branch, integer=kind == "integer")
+            if missing:
+                yield _finding(f, span.quote, missing, branch)
                 break
 
 
@@ -78,17 +76,30 @@ def precision_unenforced(s: Subject) -> Iterator[Finding]:
         places = f.reading.places
         if places is None:
             continue
-        for branch in s.branches(f):
-            kinds = types(branch)
-            if any(k in branch for k in _FIXED) or not kinds & {"integer", "number", "string"}:
-                continue
-            if "number" in kinds and not _divides(branch.get("multipleOf"), places.step):
+        for branch, kind in _numeric_branches(s, f):
+            if kind == "number" and not _divides(branch.get("multipleOf"), places.step):
                 yield _finding(f, places.quote, [("multipleOf", places.step)], branch)
-            elif "number" not in kinds and "string" in kinds and is_decimal_string(branch):
+                break
+            if kind == "decimal":
                 held = s.converted.get(f.name, frozenset()) & {"decimalPlaces", "multipleOf"}
                 if not held and not refuses(branch, ["1." + "1" * (places.digits + 1)]):
                     yield _decimal_finding(s, f, places.quote, branch)
-            break
+                    break
+
+
+def _numeric_branches(s: Subject, field: Field) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """The field's branches that carry its number, each with its kind: ``integer``, ``number`` or ``decimal`` (a
+    decimal string; beside a ``number`` branch, as pydantic writes a ``Decimal``, any plain string is one)."""
+    branches = [b for b in s.branches(field) if not any(k in b for k in _FIXED)]
+    beside_number = any("number" in types(b) for b in branches)
+    for branch in branches:
+        kinds = types(branch)
+        if kinds & {"integer", "number"}:
+            yield branch, "number" if "number" in kinds else "integer"
+        elif "string" in kinds and (
+            is_decimal_string(branch) or (beside_number and not any(k in branch for k in _SHAPED_STRING))
+        ):
+            yield branch, "decimal"
 
 
 def promised_format(branch: Mapping[str, Any], field: Field) -> Promise | None:
