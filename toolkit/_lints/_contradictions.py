@@ -36,10 +36,7 @@ _SIZE_KEYS = {"string": ("minLength", "maxLength", " characters"), "array": ("mi
 
 
 def range_contradicted(s: Subject) -> Iterator[Finding]:
-    for f in s.promising:
-        span = f.reading.value
-        if span is None:
-            continue
+    for f, span in s.promises("value"):
         for branch in s.branches(f):
             kinds = types(branch)
             if not kinds & {"integer", "number"} or any(k in branch for k in _FIXED):
@@ -54,18 +51,17 @@ def range_contradicted(s: Subject) -> Iterator[Finding]:
 
 
 def length_contradicted(s: Subject) -> Iterator[Finding]:
-    yield from _sized(s, "string", lambda f: f.reading.length)
+    yield from _sized(s, "string", "length")
 
 
 def count_contradicted(s: Subject) -> Iterator[Finding]:
-    yield from _sized(s, "array", lambda f: f.reading.count)
+    yield from _sized(s, "array", "count")
 
 
-def _sized(s: Subject, kind: str, span_of: Any) -> Iterator[Finding]:
+def _sized(s: Subject, kind: str, measure: str) -> Iterator[Finding]:
     low_key, high_key, unit = _SIZE_KEYS[kind]
-    for f in s.promising:
-        span = span_of(f)
-        if span is None or (kind == "array" and not span.units <= _ITEM_UNITS | _name_words(f.name)):
+    for f, span in s.promises(measure):
+        if kind == "array" and not span.units <= _ITEM_UNITS | _name_words(f.name):
             continue
         for branch in s.branches(f):
             if kind not in types(branch) or any(k in branch for k in _FIXED):
@@ -154,10 +150,7 @@ def _show(value: Any) -> str:
 
 
 def enum_contradicted(s: Subject) -> Iterator[Finding]:
-    for f in s.promising:
-        listed = f.reading.listed
-        if listed is None:
-            continue
+    for f, listed in s.promises("listed"):
         for branch in s.branches(f):
             allowed = _enum_of(s, branch)
             if allowed is None:

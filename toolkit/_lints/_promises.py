@@ -47,18 +47,15 @@ _SHAPED_STRING = ("format", "pattern", "minLength", "maxLength")
 
 
 def length_unenforced(s: Subject) -> Iterator[Finding]:
-    yield from _sized(s, "string", lambda f: f.reading.length, "minLength", "maxLength")
+    yield from _sized(s, "string", "length", "minLength", "maxLength")
 
 
 def count_unenforced(s: Subject) -> Iterator[Finding]:
-    yield from _sized(s, "array", lambda f: f.reading.count, "minItems", "maxItems")
+    yield from _sized(s, "array", "count", "minItems", "maxItems")
 
 
 def range_unenforced(s: Subject) -> Iterator[Finding]:
-    for f in s.promising:
-        span = f.reading.value
-        if span is None:
-            continue
+    for f, span in s.promises("value"):
         for branch, kind in _numeric_branches(s, f):
             if kind == "decimal":
                 if _missing_decimal(s, f, span, branch):
@@ -72,10 +69,7 @@ def range_unenforced(s: Subject) -> Iterator[Finding]:
 
 
 def precision_unenforced(s: Subject) -> Iterator[Finding]:
-    for f in s.promising:
-        places = f.reading.places
-        if places is None:
-            continue
+    for f, places in s.promises("places"):
         for branch, kind in _numeric_branches(s, f):
             if kind == "number" and not _divides(branch.get("multipleOf"), places.step):
                 yield _finding(f, places.quote, [("multipleOf", places.step)], branch)
@@ -125,13 +119,8 @@ def pattern_unenforced(s: Subject) -> Iterator[Finding]:
 
 
 # -- comparing a promise with a branch ------------------------------------------------------------------------
-def _sized(
-    s: Subject, kind: str, span_of: Callable[[Field], Span | None], low_key: str, high_key: str
-) -> Iterator[Finding]:
-    for f in s.promising:
-        span = span_of(f)
-        if span is None:
-            continue
+def _sized(s: Subject, kind: str, measure: str, low_key: str, high_key: str) -> Iterator[Finding]:
+    for f, span in s.promises(measure):
         for branch in s.branches(f):
             if kind not in types(branch) or any(k in branch for k in _FIXED):
                 continue

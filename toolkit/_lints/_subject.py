@@ -90,6 +90,14 @@ class Subject:
     def framework_schema(self) -> Mapping[str, Any] | None:
         return self.framework.schema if self.framework is not None else None
 
+    def promises(self, measure: str) -> Iterator[tuple[Field, Any]]:
+        """Each field whose description promises something on ``measure`` (a :class:`Reading` attribute:
+        ``value``, ``length``, ``listed`` …), with that promise."""
+        for field in self.promising:
+            promise = getattr(field.reading, measure)
+            if promise is not None:
+                yield field, promise
+
     def resolve(self, node: Any) -> Any:
         return follow(node, self.refs)
 
