@@ -295,13 +295,16 @@ def _decimal_bound(tool: Tool, loss: Loss) -> Proof | None:
     baseline = next((f.args for f in fixtures(tool) if f.id == "valid.baseline"), None)
     if not isinstance(baseline, dict):
         return None
-    low = "minimum" in loss.keyword.lower()
-    outside = bound - 1 if low else bound + 1
-    inside = bound + (1 if low else -1) if "exclusive" in loss.keyword else bound
-    kind: Kind = "proved" if _converts(tool, {**baseline, name: str(inside)}) else "disagrees"
-    if _converts(tool, {**baseline, name: str(outside)}):
+    if loss.keyword == "decimalPlaces":  # one digit more than allowed, and exactly as many
+        outside, inside = f"1.{'1' * (int(bound) + 1)}", f"1.{'1' * int(bound)}" if bound else "1"
+    else:
+        low = "minimum" in loss.keyword.lower()
+        outside = str(bound - 1 if low else bound + 1)
+        inside = str(bound + (1 if low else -1) if "exclusive" in loss.keyword else bound)
+    kind: Kind = "proved" if _converts(tool, {**baseline, name: inside}) else "disagrees"
+    if _converts(tool, {**baseline, name: outside}):
         kind = "disagrees"
-    return Proof(tool.name, loss.path, loss.keyword, kind, str(outside), "through the conversion (tool.converter)")
+    return Proof(tool.name, loss.path, loss.keyword, kind, outside, "through the conversion (tool.converter)")
 
 
 def _converts(tool: Tool, args: dict[str, Any]) -> bool:

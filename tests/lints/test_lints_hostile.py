@@ -75,6 +75,13 @@ _HOSTILE_UNITS = {
     "conditions": "for if when at most 1 ",
     "n-character-nouns": "a 1-character ",
     "signs": "be positive ",
+    "listed-values": "one of `a`, ",
+    "many-lists": "one of `a1` or `b`. ",
+    "whitespace-after-a-value": "either `a`" + " " * 40,
+    "colon-lists": ': "a" or ',
+    "plain-lists": "one of: a, ",
+    "decimal-places": "at most two decimal places ",
+    "minor-units": "in cents ",
 }
 
 

@@ -7,10 +7,11 @@ References are read by :mod:`toolkit._schema`, so a bad one raises the :class:`~
 every other stage gives (a tool built by ``build_tool`` has been lowered first, which reads them all).
 
 The rules live by what they read: :mod:`._rules` the name, descriptions and types (TK101–TK601),
-:mod:`._frameworks` a framework's own schema of the tool against toolkit's (TK701–TK705), and
-:mod:`._promises` the constraints a description promises and the schema does not enforce (TK801–TK805),
-reading the words with :mod:`._words` and :mod:`._shapes`. :data:`CATALOGUE` lists every rule, in code
-order; :func:`lint` runs them all.
+:mod:`._frameworks` a framework's own schema of the tool against toolkit's (TK701–TK705), :mod:`._promises`
+the constraints a description promises and the schema does not enforce (TK801–TK805, TK809), and
+:mod:`._contradictions` the constraints the description and the schema both state, differently (TK806–TK808,
+TK810); the words are read by :mod:`._words`, :mod:`._shapes` and :mod:`._values`. :data:`CATALOGUE` lists every
+rule, in code order; :func:`lint` runs them all.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from toolkit._contract import FrameworkSource, Lint, Severity, ToolContract
+from toolkit._contract import FrameworkSource, Lint, Loss, Severity, ToolContract
 from toolkit._exceptions import ToolkitError
+from toolkit._lints import _contradictions as contradictions
 from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
+from toolkit._lints._decimals import CONVERTED_KEYWORDS
 from toolkit._lints._promises import Finding
 from toolkit._lints._shared import Group, LintMemo
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
@@ -66,7 +69,8 @@ def lint_contract(
     measurable), as :attr:`Tool.declaration_bytes` will give it, and the budget it is over even with every
     reduction (:attr:`Subject.over_budget`)."""
     schema = contract.args_schema
-    if memo is not None and _shareable(contract):
+    converted = _converted(contract.source_losses)
+    if memo is not None and not converted and _shareable(contract):
         return _lint_shared(contract, declaration_bytes, memo, over_budget)
     refs = Refs(schema)
     fields = tuple(walk(refs, schema, "", 1))
@@ -80,6 +84,7 @@ def lint_contract(
         over_budget,
         framework=contract.framework,
         injected=contract.injected,
+        converted=converted,
         **_framework_view(contract.framework),
     )
     found: dict[tuple[str, str], Lint] = {}
@@ -89,6 +94,16 @@ def lint_contract(
             level = severity[0] if severity else rule.severity
             found.setdefault((rule.code, path), Lint(rule.code, rule.slug, level, path, message, fix))
     return tuple(found.values())
+
+
+def _converted(losses: tuple[Loss, ...]) -> dict[str, frozenset[str]]:
+    """By property name, the bounds a Python ``Decimal`` property checks on conversion (its recorded losses)."""
+    found: dict[str, set[str]] = {}
+    for loss in losses:
+        parent, _, name = loss.path.rpartition("/")
+        if loss.keyword in CONVERTED_KEYWORDS and parent.endswith("/properties") and name:
+            found.setdefault(name.replace("~1", "/").replace("~0", "~"), set()).add(loss.keyword)
+    return {name: frozenset(keywords) for name, keywords in found.items()}
 
 
 def _shareable(contract: ToolContract) -> bool:
@@ -304,14 +319,53 @@ CATALOGUE: Sequence[Rule] = (
         "the description promises an identifier shape (ord_ followed by 12 …) the schema does not enforce",
         promises.pattern_unenforced,
     ),
+    # descriptions and schemas that state a constraint differently (toolkit/_lints/_contradictions.py)
+    Rule(
+        "TK806",
+        "range_contradicted",
+        "error",
+        "the description states a numeric range (between 1 and 100) the schema bounds differently (maximum: 50)",
+        contradictions.range_contradicted,
+    ),
+    Rule(
+        "TK807",
+        "length_contradicted",
+        "error",
+        "the description states a string length (at most 80 characters) the schema bounds differently (maxLength: 10)",
+        contradictions.length_contradicted,
+    ),
+    Rule(
+        "TK808",
+        "count_contradicted",
+        "error",
+        "the description states an item count (up to 20 items) the schema bounds differently (maxItems: 5)",
+        contradictions.count_contradicted,
+    ),
+    Rule(
+        "TK809",
+        "precision_unenforced",
+        "warning",
+        "the description promises decimal places (at most two decimal places, in cents) the schema does not enforce",
+        promises.precision_unenforced,
+    ),
+    Rule(
+        "TK810",
+        "enum_contradicted",
+        "error",
+        "the description lists values (one of `a`, `b`) the schema's enum refuses (error) or that leave out "
+        "some of the enum (warning)",
+        contradictions.enum_contradicted,
+    ),
 )
 """Every lint rule, in code order. Codes and slugs are stable: never renumber, only add."""
 
 FIELD_RULES = frozenset(
     {"TK102", "TK103", "TK201", "TK202", "TK301", "TK401", "TK402", "TK501"}
-    | {"TK801", "TK802", "TK803", "TK804", "TK805"}
+    | {"TK801", "TK802", "TK803", "TK804", "TK805", "TK806", "TK807", "TK808", "TK809", "TK810"}
 )
 """The rules that judge each field alone (from its schema, name, path, depth and words, references resolved):
-their findings for a top-level parameter's fields are the same in every tool that has that parameter. The
-others judge the tool (name, description, size, the number of top-level parameters, the framework's schema)."""
+their findings for a top-level parameter's fields are the same in every tool that has that parameter. A Python
+``Decimal``'s bounds checked on conversion (:attr:`Subject.converted`) are read from the tool's losses, so a
+tool that has any is linted alone. The others judge the tool (name, description, size, the number of top-level
+parameters, the framework's schema)."""
 _FIELD_CATALOGUE = tuple(rule for rule in CATALOGUE if rule.code in FIELD_RULES)

@@ -79,6 +79,9 @@ class Subject:
     """Every field of the framework's own schema, walked as :attr:`fields` is."""
     framework_refs: Refs | None = None
     """The framework schema's references; ``None`` when there is no framework schema to compare."""
+    converted: Mapping[str, frozenset[str]] = dataclass_field(default_factory=dict)
+    """By field name: the bounds a Python ``Decimal`` field checks when its argument is converted (kept out of
+    ``args_schema`` as losses, see :mod:`toolkit._lints._decimals`)."""
 
     promising: tuple[Field, ...] = dataclass_field(init=False)
     """The fields whose description promises something (:attr:`Field.reading`), usually a few."""
@@ -89,6 +92,14 @@ class Subject:
     @property
     def framework_schema(self) -> Mapping[str, Any] | None:
         return self.framework.schema if self.framework is not None else None
+
+    def promises(self, measure: str) -> Iterator[tuple[Field, Any]]:
+        """Each field whose description promises something on ``measure`` (a :class:`Reading` attribute:
+        ``value``, ``length``, ``listed`` …), with that promise."""
+        for field in self.promising:
+            promise = getattr(field.reading, measure)
+            if promise is not None:
+                yield field, promise
 
     def resolve(self, node: Any) -> Any:
         return follow(node, self.refs)

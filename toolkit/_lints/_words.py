@@ -2,7 +2,8 @@
 
 :func:`read` turns one description into a :class:`Reading` (cached per text): the promises a schema can
 enforce — a string's length, an array's item count, a number's range, a date or time format, an identifier's
-shape (the last two read by :mod:`._shapes`). :func:`money_word` finds the word that makes a number money.
+shape (the last two read by :mod:`._shapes`), the values it lists and its decimal places (read by
+:mod:`._values`). :func:`money_word` finds the word that makes a number money.
 The rules in :mod:`._promises` compare a reading with the schema. Precision comes first: a promise is read
 only when it is stated plainly about the value itself.
 
@@ -31,6 +32,7 @@ from itertools import islice
 from typing import NamedTuple
 
 from toolkit._lints._shapes import Promise, format_promise, prefix_promise
+from toolkit._lints._values import Listed, Places, listed_values, promised_places
 from toolkit._regex import lazy
 
 __all__ = ["NOTHING", "Bound", "Promise", "Reading", "Span", "money_word", "read"]
@@ -51,6 +53,8 @@ class Span(NamedTuple):
     low: Bound | None
     high: Bound | None
     quote: str
+    units: frozenset[str] = frozenset()
+    """The words after the numbers (``characters``, ``tags``; ``""`` for none), lowercased."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,8 @@ class Reading:
     value: Span | None = None
     format: Promise | None = None
     prefix: Promise | None = None
+    listed: Listed | None = None
+    places: Places | None = None
 
 
 NOTHING = Reading()
@@ -134,7 +140,9 @@ _FOR_CASE = lazy(r"[.?\s]*for\s+(?!example\b|instance\b)", re.I)
 """A sentence that opens with ``For vector stores created before …,``: what follows holds only in that case."""
 _CONDITION_AFTER = lazy(r"(?:\s+[A-Za-z-]+){0,3}?\s+(?:for|when|if|unless|whenever|depending|except)\b", re.I)
 _CHARS = frozenset({"character", "characters", "char", "chars", "letter", "letters"})
-_NOT_VALUES = frozenset({"byte", "bytes", "kb", "mb", "gb", "kib", "mib", "gib", "digit", "digits"})
+_NOT_VALUES = frozenset(
+    {"byte", "bytes", "kb", "mb", "gb", "kib", "mib", "gib", "digit", "digits", "decimal", "decimals", "places"}
+)
 _NOT_ITEMS = _NOT_VALUES | {"percent", "%"}
 _TIME = frozenset(
     {
@@ -176,7 +184,10 @@ _ARTICLE = lazy(r"(?:a|the)\s", re.I)
 _CLAUSE_END = lazy(r"\s*(?:[.,;)]|$)")
 _FORMAT_WORDS = lazy("yyyy|iso|rfc|hh:mm")
 _PREFIX_WORDS = lazy("start with|starts with|begin with|begins with|prefixed|followed by")
-"""Words without which a description cannot promise a format or a prefix (a cheap test before the patterns)."""
+_LIST_WORDS = lazy(r"one of|either|values|can be|must be|may be|should be|options are|:\s*[`\"'*]")
+_PLACES_WORDS = lazy("decimal|cents|minor unit|smallest currency")
+"""Words without which a description cannot promise a format, a prefix, a list of values or decimal places (a
+cheap test before the patterns)."""
 _MAX_CLAIMS = 32
 """More bounds than this in one description (a table, a changelog) promise nothing; reading stops there."""
 _SENTENCE = 300
@@ -203,14 +214,16 @@ def read(text: str) -> Reading:
     claims = [c for c in found if not c.conditional] if len(found) <= _MAX_CLAIMS else []  # a table: no bounds
     shape = format_promise(text) if _FORMAT_WORDS.search(low) else None
     prefix = prefix_promise(text) if _PREFIX_WORDS.search(low) else None
-    if not claims and shape is None and prefix is None:
+    listed = listed_values(text) if _LIST_WORDS.search(low) else None
+    places = promised_places(text) if _PLACES_WORDS.search(low) else None
+    if not claims and shape is None and prefix is None and listed is None and places is None:
         return NOTHING  # most descriptions
     length = [c for c in claims if c.unit in _CHARS]
     if length and _CUT.search(text):
         length = [c for c in length if c.side == "low"]
     count = [c for c in claims if c.unit not in _CHARS | _NOT_ITEMS | _TIME]
     value = [c for c in claims if c.value and c.unit not in _CHARS | _NOT_VALUES]
-    reading = Reading(_span(length), _span(count), _span(value), shape, prefix)
+    reading = Reading(_span(length), _span(count), _span(value), shape, prefix, listed, places)
     return NOTHING if reading == NOTHING else reading
 
 
@@ -314,7 +327,9 @@ def _span(claims: Iterable[_Claim]) -> Span | None:
     """The interval the claims promise; ``None`` when they promise nothing or disagree."""
     sides: dict[str, set[Bound]] = {"low": set(), "high": set()}
     quotes: list[str] = []
+    units: set[str] = set()
     for claim in claims:
+        units.add(claim.unit)
         sides[claim.side].add(claim.bound)
         if claim.quote not in quotes:
             quotes.append(claim.quote)
@@ -330,7 +345,7 @@ def _span(claims: Iterable[_Claim]) -> Span | None:
         and (low.value > high.value or (low.value == high.value and (low.exclusive or high.exclusive)))
     ):
         return None  # nothing fits: the words mean something else
-    return Span(low, high, "; ".join(quotes))
+    return Span(low, high, "; ".join(quotes), frozenset(units))
 
 
 def _number(text: str) -> Number:

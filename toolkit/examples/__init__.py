@@ -79,7 +79,7 @@ def transfer_funds(
         str,
         Field(pattern=r"^acc_[0-9]{8}$", description="Destination account id (acc_ and 8 digits), not the source."),
     ],
-    amount: Annotated[Decimal, Field(gt=0)],
+    amount: Annotated[Decimal, Field(gt=0, decimal_places=2)],
     currency: Literal["eur", "usd", "gbp"],
     execute_on: date,
     context: ToolContext,
