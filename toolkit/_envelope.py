@@ -173,9 +173,13 @@ class Replay(_Envelope):
 
 
 @displayed_by(RESULT_RENDERER)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolResult(_Envelope):
-    """The envelope a tool returns to the model. Never raised, always returned."""
+    """The envelope a tool returns to the model. Never raised, always returned.
+
+    Not slotted, unlike the other envelopes: its defaults stay class attributes, so the validator can make the
+    envelope of each call by writing only the fields that differ from them (:mod:`toolkit._validation._results`).
+    """
 
     status: Status
     data: Any = None
