@@ -9,7 +9,7 @@ object (``object.__new__``) and fills its fields directly, without the construct
 * a :class:`~toolkit._envelope.ToolResult` keeps its fields in its ``__dict__`` and its defaults on the class,
   so only the fields that differ from a default are written into the new object's dictionary (an ok result:
   ``status`` and ``data``, and ``notices`` when there are some);
-* a :class:`~toolkit._envelope.FieldError` is slotted: each slot is filled through the slot's own descriptor.
+* a :class:`~toolkit._envelope.FieldError`'s four fields are written into its ``__dict__`` in the same way.
 
 What comes out is the value the dataclass makes: equal, of the same type, with the same fields.
 ``tests/validation/test_validation_generated.py`` holds them to it, and :data:`ERROR_FIELDS` to
@@ -38,7 +38,6 @@ ERROR_FIELDS = ("field", "code", "problem", "expected")
 
 
 _new = object.__new__
-_field, _code, _problem, _expected = (vars(FieldError)[name].__set__ for name in ERROR_FIELDS)
 
 OK_NAMESPACE: dict[str, Any] = {"_new": _new, "_ToolResult": ToolResult}
 """The names :func:`ok_lines` refers to (generated fast paths put them in their namespace)."""
@@ -91,8 +90,9 @@ def invalid_of(errors: list[FieldError], more: int) -> ToolResult:
 def field_error(field: str, code: str, problem: str, expected: str) -> FieldError:
     """``FieldError(field, code, problem, expected)``."""
     error = _new(FieldError)
-    _field(error, field)
-    _code(error, code)
-    _problem(error, problem)
-    _expected(error, expected)
+    fields = error.__dict__
+    fields["field"] = field
+    fields["code"] = code
+    fields["problem"] = problem
+    fields["expected"] = expected
     return error
