@@ -53,6 +53,7 @@ from toolkit._schema import (
     VALIDATOR_KEYWORDS,
     Refs,
     check_references,
+    named_types,
     schema_types,
     silent_on_unlisted,
 )
@@ -68,7 +69,6 @@ from toolkit._validation._checks import (
     integral_float_check,
     length_check,
     multiple_check,
-    named_types,
     pattern_check,
     range_check,
     searcher,
