@@ -111,9 +111,13 @@ class _Envelope(Displayable):
 
 
 @displayed_by(FIELD_ERROR_RENDERER)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FieldError(_Envelope):
-    """One thing wrong with one argument: where, what (a stable slug), what we saw, what we want."""
+    """One thing wrong with one argument: where, what (a stable slug), what we saw, what we want.
+
+    Not slotted, like :class:`ToolResult`: the validator fills the fields of the many it makes straight into
+    the object's ``__dict__`` (:mod:`toolkit._validation._results`).
+    """
 
     field: str
     code: str
@@ -162,9 +166,13 @@ class Replay(_Envelope):
 
 
 @displayed_by(RESULT_RENDERER)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ToolResult(_Envelope):
-    """The envelope a tool returns to the model. Never raised, always returned."""
+    """The envelope a tool returns to the model. Never raised, always returned.
+
+    Not slotted (nor is :class:`FieldError`): its defaults stay class attributes, so the validator can make the
+    envelope of each call by writing only the fields that differ from them (:mod:`toolkit._validation._results`).
+    """
 
     status: Status
     data: Any = None

@@ -178,7 +178,7 @@ class Tool(Displayable):
         ``fast=False`` sets the validator's fast tier aside (the same answer, from the interpreted checks alone:
         see :mod:`toolkit._validation`).
         """
-        return validate_args(self, args, fast=fast)
+        return validate_args(self, args, fast)
 
     def call(self, args: Any, context: ToolContext | None = None) -> ToolResult:
         """Validate, convert to Python objects, call the function, wrap the outcome. Never raises for bad args.

@@ -143,11 +143,8 @@ ALLOWED: Mapping[tuple[str, str], str] = {
     ("_diff/_rules.py", "_HANDLED"): "the Gemini declaration keywords a diff rule reads",
     ("_lints/_rules.py", "_SHAPE_KEYS"): "keywords that give a node a shape (a lint on untyped nodes)",
     ("_openapi/_body.py", "_OBJECT_KEYS"): "keywords that make an OpenAPI body an object to flatten",
-    ("_validation/_compile.py", "_MAY_DECLARE"): _VALIDATOR,
-    ("_validation/_compile.py", "OBJECT_KEYWORDS"): _VALIDATOR,
-    ("_validation/_compile.py", "ARRAY_KEYWORDS"): _VALIDATOR,
-    ("_validation/_compile.py", "IN_PLACE_KEYWORDS"): _VALIDATOR,
-    ("_validation/_compile.py", "VALIDATION_KEYWORDS"): _VALIDATOR,
+    ("_validation/_compile.py", "_APART"): "the validator keywords its compiler reads apart from its groups (the"
+    " groups are derived from VALIDATOR_KEYWORDS's tables with it)",
     ("_validation/_fastpath/_root.py", "ROOT_KEYWORDS"): _VALIDATOR,
 }
 """Module-level tables naming subschema keywords that stay where they are, each with its reason."""

@@ -34,7 +34,7 @@ from toolkit._validation._fastpath import FastPath
 from toolkit._validation._fastpath._predicates import ARRAY_NODE_KEYWORDS, MEMO_SIZE, memory, remembered_source
 from toolkit._validation._fastpath._root import ROOT_KEYWORDS
 from toolkit._validation._formats import FORMAT_CHECKS
-from toolkit._validation._results import ERROR_FIELDS, RESULT_FIELDS, field_error, invalid_result, ok_result
+from toolkit._validation._results import ERROR_FIELDS, field_error, invalid_result, ok_result
 from toolkit._validation._run import Run
 from toolkit.examples import search_issues
 
@@ -275,7 +275,6 @@ def test_schemas_beyond_the_fast_subset_get_no_fast_path() -> None:
 
 # -- envelopes built without the dataclass constructor ---------------------------------------------
 def test_the_fields_filled_directly_are_the_envelopes_fields() -> None:
-    assert tuple(f.name for f in dataclasses.fields(ToolResult)) == RESULT_FIELDS
     assert tuple(f.name for f in dataclasses.fields(FieldError)) == ERROR_FIELDS
 
 

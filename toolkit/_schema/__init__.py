@@ -62,7 +62,7 @@ from toolkit._schema._pointers import (
     tokens,
 )
 from toolkit._schema._recursion import check_references
-from toolkit._schema._types import TypeSet, main_type, schema_types
+from toolkit._schema._types import TypeSet, main_type, named_types, schema_types
 from toolkit._schema._walk import (
     Edge,
     escape,
@@ -121,6 +121,7 @@ __all__ = [
     "has_silent_objects",
     "is_ref_slug",
     "main_type",
+    "named_types",
     "reachable",
     "schema_types",
     "schemas_in",

@@ -2,7 +2,7 @@
 
 One reading of ``type`` plus OpenAPI 3.0's ``nullable`` (which adds ``null``), with ``enum``, ``const`` and the
 combinators: :func:`schema_types` gives the set of types a value may have, :func:`main_type` the one type to
-make an example value or a form control of.
+make an example value or a form control of, :func:`named_types` the names a node's own ``type`` gives (in order).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from toolkit._canonical import JSON_TYPES, json_type
 from toolkit._schema._keywords import IN_PLACE_LIST
 from toolkit._schema._pointers import Resolve
 
-__all__ = ["TypeSet", "main_type", "schema_types"]
+__all__ = ["TypeSet", "main_type", "named_types", "schema_types"]
 
 TypeSet = frozenset[str] | None
 """The JSON types a schema accepts; ``None`` means it does not constrain the type."""
@@ -22,6 +22,19 @@ TypeSet = frozenset[str] | None
 _NAMED = {name: frozenset({name, "integer"} if name == "number" else {name}) for name in JSON_TYPES}
 _NARROWING = frozenset({"enum", "const", "$ref", *IN_PLACE_LIST})
 """Keywords besides ``type`` that :func:`schema_types` reads."""
+
+
+def named_types(schema: Mapping[str, Any]) -> list[str] | None:
+    """The types a node's own ``type`` names, in its order, ``nullable: true`` adding ``null`` (OpenAPI 3.0's
+    spelling, which the declaration carries as nullable); ``None`` when it names none. The validator's one
+    reading of "type plus nullable": its type check and its fast tier both read it."""
+    kinds = schema.get("type")
+    if not isinstance(kinds, str | list):
+        return None
+    named = [kinds] if isinstance(kinds, str) else list(kinds)
+    if schema.get("nullable") is True and "null" not in named:
+        named.append("null")
+    return named
 
 
 def _of_value(value: Any) -> str:

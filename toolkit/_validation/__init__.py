@@ -191,10 +191,11 @@ def _root_error(value: Any) -> FieldError:
                       _ROOT_EXPECTED)  # fmt: skip
 
 
-def validate(tool: Tool, args: Any, *, fast: bool = True) -> ToolResult:
+def validate(tool: Tool, args: Any, fast: bool = True) -> ToolResult:
     """Check ``args`` against ``tool.args_schema`` and the tool's domain checks. Never raises for bad args.
 
-    ``fast=False`` sets the fast tier aside: the interpreter alone answers (the same envelope, slower).
+    ``fast=False`` sets the fast tier aside: the interpreter alone answers (the same envelope, slower). (Not
+    keyword-only: a call that leaves a keyword-only argument to its default pays a dictionary lookup for it.)
     """
     validator = tool._artefacts.validator
     if validator is None or validator.error is not None:

@@ -95,19 +95,6 @@ TYPE_TEST_SOURCE: dict[str, str] = {
 """The same tests as Python source over a variable, for generated code (``.format(name)``)."""
 
 
-def named_types(schema: Mapping[str, Any]) -> list[str] | None:
-    """The types a node's own ``type`` names, in its order, ``nullable: true`` adding ``null`` (OpenAPI 3.0's
-    spelling, which the declaration carries as nullable); ``None`` when it names none. The validator's one
-    reading of "type plus nullable": the type check and the fast tier both read it."""
-    kinds = schema.get("type")
-    if not isinstance(kinds, str | list):
-        return None
-    named = [kinds] if isinstance(kinds, str) else list(kinds)
-    if schema.get("nullable") is True and "null" not in named:
-        named.append("null")
-    return named
-
-
 def type_check(
     kinds: list[str], schema: Mapping[str, Any], description: str | None
 ) -> tuple[Callable[[Any], bool], Check]:

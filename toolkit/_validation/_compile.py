@@ -36,7 +36,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._schema import Refs, check_references, schema_types
+from toolkit._schema import (
+    FOR_ANY,
+    FOR_ARRAYS,
+    FOR_NUMBERS,
+    FOR_OBJECTS,
+    FOR_STRINGS,
+    IN_PLACE_LIST,
+    IN_PLACE_MAP,
+    IN_PLACE_ONE,
+    REFERENCES,
+    VALIDATOR_KEYWORDS,
+    Refs,
+    check_references,
+    named_types,
+    schema_types,
+)
 from toolkit._validation._arrays import array_check, unevaluated_items_check
 from toolkit._validation._checks import (
     MAX_DEPTH,
@@ -49,7 +64,6 @@ from toolkit._validation._checks import (
     integral_float_check,
     length_check,
     multiple_check,
-    named_types,
     pattern_check,
     range_check,
     searcher,
@@ -93,29 +107,22 @@ __all__ = [
 ]
 
 MAX_REF_HOPS = 128
-_MAY_DECLARE = frozenset({"enum", "const", "$ref", "allOf", "anyOf", "oneOf"})
+_MAY_DECLARE = frozenset({"enum", "const", "$ref", *IN_PLACE_LIST})
 """Keywords through which a node can carry a non-string enum, declared as strings (see ``declared_check``)."""
-OBJECT_KEYWORDS = frozenset(
-    {"properties", "additionalProperties", "required", "patternProperties", "minProperties", "maxProperties"}
-) | {"dependentRequired", "propertyNames"}
-"""The keywords of an object node (any one of them makes the node's object check)."""
-ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"})
-"""The keywords of an array node (any one of them makes the node's array check)."""
-IN_PLACE_KEYWORDS = frozenset({"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "if", "dependentSchemas"})
+_APART = frozenset({"not", "then", "else", "unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains"})
+"""Validator keywords no group below holds: each is read with another (``if``, ``contains``) or after them."""
+IN_PLACE_KEYWORDS = frozenset({*REFERENCES, *IN_PLACE_ONE, *IN_PLACE_LIST, *IN_PLACE_MAP}) - _APART
 """The keywords that apply schemas to the same value in place."""
-SCALAR_KEYWORDS = frozenset({"type", "nullable", "enum", "const", "format", "multipleOf", "minimum", "maximum"}) | {
-    "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern"
-}  # fmt: skip
+OBJECT_KEYWORDS = FOR_OBJECTS - IN_PLACE_KEYWORDS - _APART
+"""The keywords of an object node (any one of them makes the node's object check)."""
+ARRAY_KEYWORDS = FOR_ARRAYS - _APART
+"""The keywords of an array node (any one of them makes the node's array check)."""
+SCALAR_KEYWORDS = (FOR_ANY | FOR_STRINGS | FOR_NUMBERS) - IN_PLACE_KEYWORDS - _APART
 """A node's own type, value and scalar keywords (:meth:`_Compiler.scalars` and the type check)."""
-VALIDATION_KEYWORDS = (
-    OBJECT_KEYWORDS
-    | ARRAY_KEYWORDS
-    | IN_PLACE_KEYWORDS
-    | SCALAR_KEYWORDS
-    | {"not", "then", "else", "unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains"}
-)
-"""Every keyword the compiler reads (besides ``description``, ``default`` and ``readOnly``): the one table of them,
-which the fast tier's subsets are drawn from."""
+VALIDATION_KEYWORDS = VALIDATOR_KEYWORDS
+"""Every keyword the compiler reads (besides ``description``, ``default`` and ``readOnly``): the vocabulary's
+table (:data:`toolkit._schema.VALIDATOR_KEYWORDS`), which the groups above and the fast tier's subsets are drawn
+from."""
 
 
 @dataclass(frozen=True, slots=True)

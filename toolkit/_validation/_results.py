@@ -3,11 +3,17 @@
 A frozen dataclass's constructor writes each field through ``object.__setattr__`` and then runs
 ``__post_init__``: for a :class:`~toolkit._envelope.ToolResult` that costs more than validating a typical call.
 The validator only ever makes a few fixed shapes (an ok result with cleaned data, an invalid one with field
-errors, a field error), from values it has already checked. So each is made as the envelope class's own
-object (``object.__new__``) whose slots are filled through the slots' own descriptors, which is what the
-constructor does, without its checks. What comes out is the value the dataclass makes: equal, of the same
-type, with the same fields. ``tests/validation/test_validation_generated.py`` holds them to it, and
-:data:`RESULT_FIELDS` / :data:`ERROR_FIELDS` to the dataclasses' own field lists.
+errors, a field error), from values it has already checked, so it makes each as the envelope class's own
+object (``object.__new__``) and fills its fields directly, without the constructor's checks:
+
+* a :class:`~toolkit._envelope.ToolResult` keeps its fields in its ``__dict__`` and its defaults on the class,
+  so only the fields that differ from a default are written into the new object's dictionary (an ok result:
+  ``status`` and ``data``, and ``notices`` when there are some);
+* a :class:`~toolkit._envelope.FieldError`'s four fields are written into its ``__dict__`` in the same way.
+
+What comes out is the value the dataclass makes: equal, of the same type, with the same fields.
+``tests/validation/test_validation_generated.py`` holds them to it, and :data:`ERROR_FIELDS` to
+the dataclass's own field list.
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ from toolkit._envelope import FieldError, Notice, ToolResult
 __all__ = [
     "ERROR_FIELDS",
     "OK_NAMESPACE",
-    "RESULT_FIELDS",
     "field_error",
     "invalid_of",
     "invalid_result",
@@ -28,37 +33,25 @@ __all__ = [
     "ok_result",
 ]
 
-RESULT_FIELDS = ("status", "data", "errors", "notices", "replay", "retryable", "message")
-"""The fields :func:`ok_result` and :func:`invalid_result` fill, in :class:`ToolResult`'s order."""
 ERROR_FIELDS = ("field", "code", "problem", "expected")
 """The fields :func:`field_error` fills, in :class:`FieldError`'s order."""
 
 
-def _setters(cls: type, fields: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
-    """The ``__set__`` of each field's slot descriptor (a slotted dataclass keeps one per field)."""
-    return tuple(vars(cls)[name].__set__ for name in fields)
-
-
 _new = object.__new__
-_RESULT_SETTERS = _setters(ToolResult, RESULT_FIELDS)
-_status, _data, _errors, _notices, _replay, _retryable, _message = _RESULT_SETTERS
-_field, _code, _problem, _expected = _setters(FieldError, ERROR_FIELDS)
 
-OK_NAMESPACE: dict[str, Any] = {
-    "_new": _new,
-    "_ToolResult": ToolResult,
-    **{f"_set_{name}": setter for name, setter in zip(RESULT_FIELDS, _RESULT_SETTERS, strict=True)},
-}
+OK_NAMESPACE: dict[str, Any] = {"_new": _new, "_ToolResult": ToolResult}
 """The names :func:`ok_lines` refers to (generated fast paths put them in their namespace)."""
 
 
 def ok_lines(data: str, notices: str) -> list[str]:
     """Source lines returning ``ToolResult("ok", data=<data>, notices=<notices>)``, given as expressions: what
-    :func:`ok_result` runs, for generated code to run inline."""
-    values = {"status": "'ok'", "data": data, "errors": "()", "notices": notices, "replay": "None"}
-    values |= {"retryable": "None", "message": "''"}
-    return ["result = _new(_ToolResult)", *(f"_set_{name}(result, {values[name]})" for name in RESULT_FIELDS),
-            "return result"]  # fmt: skip
+    :func:`ok_result` runs, for generated code to run inline. Notices given as ``"()"`` (the default) are not
+    written."""
+    lines = ["result = _new(_ToolResult)", "fields = result.__dict__", "fields['status'] = 'ok'",
+             f"fields['data'] = {data}"]  # fmt: skip
+    if notices != "()":
+        lines.append(f"fields['notices'] = {notices}")
+    return [*lines, "return result"]
 
 
 def _ok_function() -> Callable[[Any, tuple[Notice, ...]], ToolResult]:
@@ -76,13 +69,11 @@ ok_result = _ok_function()
 def invalid_result(errors: tuple[FieldError, ...], notices: tuple[Notice, ...] = ()) -> ToolResult:
     """``ToolResult("invalid_arguments", errors=errors, notices=notices)``."""
     result = _new(ToolResult)
-    _status(result, "invalid_arguments")
-    _data(result, None)
-    _errors(result, errors)
-    _notices(result, notices)
-    _replay(result, None)
-    _retryable(result, None)
-    _message(result, "")
+    fields = result.__dict__
+    fields["status"] = "invalid_arguments"
+    fields["errors"] = errors
+    if notices:
+        fields["notices"] = notices
     return result
 
 
@@ -99,8 +90,9 @@ def invalid_of(errors: list[FieldError], more: int) -> ToolResult:
 def field_error(field: str, code: str, problem: str, expected: str) -> FieldError:
     """``FieldError(field, code, problem, expected)``."""
     error = _new(FieldError)
-    _field(error, field)
-    _code(error, code)
-    _problem(error, problem)
-    _expected(error, expected)
+    fields = error.__dict__
+    fields["field"] = field
+    fields["code"] = code
+    fields["problem"] = problem
+    fields["expected"] = expected
     return error

@@ -27,9 +27,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolkit._exceptions import SchemaError, ToolkitError
-from toolkit._schema import Refs
+from toolkit._schema import Refs, named_types
 from toolkit._validation._admit import MAX_ARGUMENT_SIZE
-from toolkit._validation._checks import _step_parts, named_types
+from toolkit._validation._checks import _step_parts
 from toolkit._validation._compile import ARRAY_KEYWORDS, SCALAR_KEYWORDS, VALIDATION_KEYWORDS
 from toolkit._validation._formats import FORMAT_CHECKS, INTEGER_FORMATS
 from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
