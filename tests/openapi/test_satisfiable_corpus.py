@@ -48,3 +48,25 @@ def test_a_tool_whose_baseline_fails_is_counted() -> None:
     failure = _survey().check_tool("t", tool)
     assert failure is not None
     assert failure.kind == "other"
+
+
+def test_allof_siblings_give_a_baseline_with_both_branches_keys_and_closure_failures_count_apart() -> None:
+    """PagerDuty's shape: two ``allOf`` members both declare ``orchestration_path``, each with some of its
+    properties. The baseline carries both members' keys (the oracle accepts it); should the closed-object policy
+    refuse them, the survey counts a ``closure`` failure, not an ``other`` one."""
+    import toolkit as tk
+
+    def member(key: str, schema: dict[str, object]) -> dict[str, object]:
+        inner = {"type": "object", "required": [key], "properties": {key: schema}}
+        return {"type": "object", "required": ["orchestration_path"], "properties": {"orchestration_path": inner}}
+
+    sets = {"type": "array", "items": {"type": "string"}}
+    body = {"allOf": [member("type", {"type": "string"}), member("sets", sets)]}
+    operation = {"operationId": "update", "description": "Update the orchestration.",
+                 "requestBody": {"content": {"application/json": {"schema": body}}}}  # fmt: skip
+    document = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/o": {"put": operation}}}
+    (tool,) = tk.from_openapi(document, "t", select="all").tools
+    survey = _survey()
+    assert survey.baseline(tool) == {"body": {"orchestration_path": {"type": "example", "sets": ["example"]}}}
+    failure = survey.check_tool("t", tool)
+    assert failure is None or failure.kind == "closure", failure

@@ -69,12 +69,20 @@ def _merge_all(schema: Mapping[str, Any], resolve: Resolve) -> dict[str, Any]:
         sub, _ = core(sub, resolve)
         for key, value in _as_map(sub).items():
             if key in ("properties",) and isinstance(value, Mapping):
-                merged[key] = {**merged.get(key, {}), **value}
+                merged[key] = _merge_properties(merged.get(key, {}), value)
             elif key == "required" and isinstance(value, list):
                 merged[key] = [*merged.get(key, []), *value]
             else:
                 merged.setdefault(key, value)
     return merged
+
+
+def _merge_properties(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str, Any]:
+    """The properties of two ``allOf`` members: a name both declare must meet both schemas (``allOf`` of them)."""
+    out = dict(first)
+    for name, sub in second.items():
+        out[name] = {"allOf": [out[name], sub]} if name in out and out[name] != sub else sub
+    return out
 
 
 def _typed_example(schema: Mapping[str, Any], kind: str, resolve: Resolve, depth: int) -> Any:
