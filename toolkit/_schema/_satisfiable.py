@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit._canonical import json_type
+from toolkit._canonical import JSON_TYPES, json_type
 from toolkit._schema._keywords import IN_PLACE_ONE, SCHEMA_LIST, SCHEMA_MAP
 from toolkit._schema._walk import unescape
 
@@ -67,12 +67,18 @@ class Repair:
 def _declared(node: Mapping[str, Any]) -> frozenset[str] | None:
     """The types ``type`` names (``number`` covering ``integer``; OpenAPI's ``nullable`` adding ``null``)."""
     kinds = node.get("type")
+    if kinds.__class__ is str and node.get("nullable") is not True:  # the common case, looked up
+        return _ONE_TYPE.get(kinds) or frozenset({kinds})
     if isinstance(kinds, str):
         kinds = [kinds]
     if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
         return None
     named = set(kinds) | ({"null"} if node.get("nullable") is True else set())
     return frozenset(named | ({"integer"} if "number" in named else set()))
+
+
+_ONE_TYPE = {name: frozenset({name, "integer"} if name == "number" else {name}) for name in JSON_TYPES}
+_NULL = frozenset({"null"})
 
 
 def _accepts(types: frozenset[str], value: Any) -> bool:
@@ -87,6 +93,18 @@ def admitted(node: Mapping[str, Any], values: list[Any]) -> list[Any]:
     node declares no type. What an error may offer: a member the type rejects is never a value to send."""
     types = _declared(node)
     return values if types is None else [v for v in values if _accepts(types, v)]
+
+
+_PYTHON_TYPES = {str: "string", int: "integer", bool: "boolean", type(None): "null", list: "array", dict: "object"}
+"""The JSON type of each Python type a member has, but ``float`` (an integral float is also an integer)."""
+
+
+def _all_accepted(types: frozenset[str], values: list[Any]) -> bool:
+    """Whether the type accepts every member (read by the members' Python types first: most enums are strings)."""
+    kinds = {_PYTHON_TYPES.get(kind) for kind in set(map(type, values))}
+    if None not in kinds:
+        return kinds <= types
+    return all(_accepts(types, v) for v in values)
 
 
 def _number_dead(node: Mapping[str, Any], integer: bool) -> str | None:
@@ -116,7 +134,7 @@ def _count_dead(node: Mapping[str, Any], kind: str) -> str | None:
     if kind == "object":
         properties = node.get("properties")
         required = node.get("required")
-        if isinstance(properties, Mapping) and isinstance(required, list):
+        if isinstance(properties, Mapping) and isinstance(required, list) and False in properties.values():
             banned = [name for name in required if isinstance(name, str) and properties.get(name) is False]
             if banned:
                 return f"the required property {banned[0]!r} has the schema false (no value is allowed)"
@@ -149,19 +167,27 @@ def contradiction(node: Any) -> str | None:
         keyword, values = found
         if not values:
             return "its enum lists no value"
-        if types is not None:
-            live = [v for v in values if _accepts(types, v)]
-            if not live or (all(v is None for v in live) and types != {"null"}):
-                shown = ", ".join(_text(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
-                return f"its type {_types_text(node)} accepts no member of its {keyword} ({shown})"
+        if types is not None and not _any_member(types, values):
+            shown = ", ".join(_text(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+            return f"its type {_text(node.get('type'))} accepts no member of its {keyword} ({shown})"
     if types is None:
         return None  # a bound speaks to one type, and every other type still passes
-    typed = sorted(types - {"null", "integer"} if "number" in types else types - {"null"})
-    reasons = [_type_dead(node, kind) for kind in typed]
-    if typed and all(reasons):
-        only_null = " (only null is left)" if "null" in types else ""
-        return "; ".join(dict.fromkeys(r for r in reasons if r)) + only_null
-    return None
+    reasons = []
+    for kind in sorted(types - {"null", "integer"} if "number" in types else types - _NULL):
+        reason = _type_dead(node, kind)
+        if reason is None:
+            return None  # a value of this type can pass
+        reasons.append(reason)
+    if not reasons:
+        return None  # the type is null alone
+    return "; ".join(dict.fromkeys(reasons)) + (" (only null is left)" if "null" in types else "")
+
+
+def _any_member(types: frozenset[str], values: list[Any]) -> bool:
+    """Whether a member passes the type: null counts only where the type is null alone."""
+    if types == _NULL:
+        return None in values
+    return any(v is not None and _accepts(types, v) for v in values)
 
 
 _CONDITIONAL = frozenset(IN_PLACE_ONE)  # not, if, then, else
@@ -188,7 +214,7 @@ def repaired(node: dict[str, Any]) -> tuple[dict[str, Any], tuple[Repair, ...]]:
     if found is None or types is None:
         return node, ()
     keyword, values = found
-    if all(_accepts(types, v) for v in values):
+    if _all_accepted(types, values):
         return node, ()
     kept = [v if v is None or _accepts(types, v) else _reading(v, types) for v in values]
     unique = list({_key(v): v for v in kept if v is not _NONE}.values())
@@ -237,10 +263,6 @@ def _with_null(kinds: Any) -> Any:
 def _reason(keyword: str, before: Any, after: Any, types: frozenset[str]) -> str:
     kind = " or ".join(sorted(types - {"integer"} if "number" in types else types))
     return f"{REPAIRED}type {kind} rejects {keyword} {_text(before)}; read as {_text(after)}"
-
-
-def _types_text(node: Mapping[str, Any]) -> str:
-    return _text(node.get("type"))
 
 
 def _text(value: Any) -> str:
