@@ -165,6 +165,12 @@ DELIBERATE: tuple[Known, ...] = (
           "(jsonschema-rs refuses them, as toolkit does)",
           _prop({"format": "duration"}), {"a": "PT1.5S"},
           lambda f: _formats(f) == {"duration"} and f.rs == f.toolkit.verdict),
+    Known("unsatisfiable-schema-refused", "deliberate",
+          "a schema with a node no value can satisfy (crossed bounds, a type against every enum member) is a "
+          "valid 2020-12 schema, but a tool built on it could never be called there: toolkit refuses to build "
+          "it (unsatisfiable_schema, toolkit/_schema/_satisfiable.py) whatever the instance",
+          _prop({"type": "integer", "minimum": 1, "maximum": 0}), {},
+          lambda f: f.toolkit.slug == "unsatisfiable_schema"),
 )  # fmt: skip
 
 OPEN: tuple[Known, ...] = ()

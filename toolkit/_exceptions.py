@@ -148,6 +148,7 @@ class SchemaError(ToolkitError, ValueError):
         "unknown_dialect": "no lowering dialect by that name",
         "adk_refused": "google-adk (google-genai) refuses the tool's declaration",
         "unresolved_ref": "a `$ref` points to nothing (or names an anchor no schema declares)",
+        "unsatisfiable_schema": "a schema node no value can satisfy (type against enum, contradictory bounds, ...)",
     }
 
 

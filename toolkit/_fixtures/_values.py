@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from re import _constants as sre_constants  # type: ignore[attr-defined]  # the stdlib's own regex parser
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
@@ -69,12 +69,20 @@ def _merge_all(schema: Mapping[str, Any], resolve: Resolve) -> dict[str, Any]:
         sub, _ = core(sub, resolve)
         for key, value in _as_map(sub).items():
             if key in ("properties",) and isinstance(value, Mapping):
-                merged[key] = {**merged.get(key, {}), **value}
+                merged[key] = _merge_properties(merged.get(key, {}), value)
             elif key == "required" and isinstance(value, list):
                 merged[key] = [*merged.get(key, []), *value]
             else:
                 merged.setdefault(key, value)
     return merged
+
+
+def _merge_properties(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str, Any]:
+    """The properties of two ``allOf`` members: a name both declare must meet both schemas (``allOf`` of them)."""
+    out = dict(first)
+    for name, sub in second.items():
+        out[name] = {"allOf": [out[name], sub]} if name in out and out[name] != sub else sub
+    return out
 
 
 def _typed_example(schema: Mapping[str, Any], kind: str, resolve: Resolve, depth: int) -> Any:
@@ -134,22 +142,29 @@ def string_example(schema: Mapping[str, Any]) -> Any:
 
 def pattern_example(pattern: str, low: int = 0, high: int | None = None, fmt: str | None = None) -> Any:
     """A string matching ``pattern`` with a length in ``[low, high]``, or :data:`NO_VALUE`."""
+    return next(pattern_strings(pattern, low, high, fmt), NO_VALUE)
+
+
+def pattern_strings(
+    pattern: str, low: int = 0, high: int | None = None, fmt: str | None = None, choice: int = 0
+) -> Iterator[str]:
+    """Strings matching ``pattern`` with a length in ``[low, high]`` (each ``*``/``+`` repeated more for each
+    next one); ``choice`` picks another alternative of each ``|``."""
     try:
         compiled = compile_pattern(pattern)
         parsed = sre_parse.parse(pattern)
     except (SchemaError, re.error, TypeError, OverflowError, RecursionError):
-        return NO_VALUE
-    seeds = [FORMAT_EXAMPLES[fmt]] if fmt in FORMAT_EXAMPLES else []
+        return
+    seeds = [FORMAT_EXAMPLES[fmt]] if fmt in FORMAT_EXAMPLES and not choice else []
     for repeat in (1, 2, 3, 5, 8, 13, 21, 40):
         try:
-            seeds.append(_emit(parsed, repeat))
+            seeds.append(_emit(parsed, repeat, choice))
         except _CannotEmit:
-            return NO_VALUE
-    for value in seeds:
+            return
+    for value in dict.fromkeys(seeds):
         fits = low <= len(value) <= (high if high is not None else math.inf)
         if fits and _matches(compiled, value) and (fmt is None or check_format(fmt, value)):
-            return value
-    return NO_VALUE
+            yield value
 
 
 def _matches(pattern: Pattern, value: str) -> bool:
@@ -163,7 +178,7 @@ class _CannotEmit(Exception):
     pass
 
 
-def _emit(parsed: Any, repeat: int) -> str:
+def _emit(parsed: Any, repeat: int, choice: int = 0) -> str:
     out: list[str] = []
     for op, arg in parsed:
         name = str(op)
@@ -178,13 +193,13 @@ def _emit(parsed: Any, repeat: int) -> str:
         elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             low, high, sub = arg
             count = max(low, min(repeat, high if high != sre_constants.MAXREPEAT else repeat))
-            out.append("".join(_emit(sub, repeat) for _ in range(count)))
+            out.append("".join(_emit(sub, repeat, choice) for _ in range(count)))
         elif name == "SUBPATTERN":
-            out.append(_emit(arg[-1], repeat))
+            out.append(_emit(arg[-1], repeat, choice))
         elif name == "ATOMIC_GROUP":
-            out.append(_emit(arg, repeat))
+            out.append(_emit(arg, repeat, choice))
         elif name == "BRANCH":
-            out.append(_emit(arg[1][0], repeat))
+            out.append(_emit(arg[1][choice % len(arg[1])], repeat, choice))
         elif name in ("AT", "ASSERT", "ASSERT_NOT"):
             continue
         else:
@@ -228,13 +243,70 @@ def _array_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> A
     if count == 0:
         return []
     prefix = schema.get("prefixItems") or []
-    items = [example(prefix[i] if i < len(prefix) else schema.get("items", True), resolve, depth + 1)
-             for i in range(count)]  # fmt: skip
-    if any(i is NO_VALUE for i in items):
-        return NO_VALUE
-    if schema.get("uniqueItems") and count > 1 and len({repr(i) for i in items}) < count:
-        return NO_VALUE
+    unique = bool(schema.get("uniqueItems")) and count > 1
+    items: list[Any] = []
+    for i in range(count):
+        sub = prefix[i] if i < len(prefix) else schema.get("items", True)
+        value = _fresh(sub, resolve, depth + 1, items) if unique else example(sub, resolve, depth + 1)
+        if value is NO_VALUE:
+            return NO_VALUE
+        items.append(value)
     return items
+
+
+_VARIANTS = 8
+"""How many other values of one schema :func:`_fresh` tries before it gives up."""
+
+
+def _fresh(schema: Any, resolve: Resolve, depth: int, taken: list[Any]) -> Any:
+    """A value ``schema`` accepts that is none of ``taken`` (the items of a ``uniqueItems`` array so far)."""
+    seen = {repr(v) for v in taken}
+    for value in _variants(schema, resolve, depth):
+        if value is not NO_VALUE and repr(value) not in seen:
+            return value
+    return NO_VALUE
+
+
+def _variants(schema: Any, resolve: Resolve, depth: int) -> Iterator[Any]:
+    """The example, then other values of the same plain schema: the next enum members, numbers a step
+    apart, strings from the pattern's other alternatives or with another last letter."""
+    yield example(schema, resolve, depth)
+    node, _ = core(schema, resolve) if isinstance(schema, Mapping) else (schema, False)
+    if not isinstance(node, Mapping) or any(k in node for k in ("anyOf", "oneOf", "allOf", "const")):
+        return
+    if isinstance(node.get("enum"), list):
+        yield from (v for v in node["enum"] if v is not None)
+        return
+    kind = main_type(node, default="string")
+    if kind in ("integer", "number"):
+        yield from _other_numbers(node, number_example(node, kind == "integer"))
+    elif kind == "string" and isinstance(node.get("pattern"), str):
+        low, high, fmt = node.get("minLength", 0), node.get("maxLength"), node.get("format")
+        fmt = fmt if isinstance(fmt, str) else None
+        for choice in range(_VARIANTS):
+            yield from pattern_strings(node["pattern"], low, high, fmt, choice)
+    elif kind == "string" and node.get("format") not in FORMAT_EXAMPLES:
+        first = string_example(node)
+        if isinstance(first, str) and first:
+            yield from (first[:-1] + letter for letter in "bcdfghj")
+
+
+def _other_numbers(node: Mapping[str, Any], first: Any) -> Iterator[Any]:
+    """Numbers a step (``multipleOf``, else 1) above and below ``first``, within the bounds."""
+    if first is NO_VALUE:
+        return
+    given = node.get("multipleOf")
+    step: float = given if isinstance(given, int | float) and given > 0 else 1
+    for k in range(1, _VARIANTS):
+        for value in (first + k * step, first - k * step):
+            if _within(node, value):
+                yield value
+
+
+def _within(node: Mapping[str, Any], value: float) -> bool:
+    low, high = node.get("minimum", -math.inf), node.get("maximum", math.inf)
+    above, below = node.get("exclusiveMinimum", -math.inf), node.get("exclusiveMaximum", math.inf)
+    return bool(low <= value <= high and above < value < below)
 
 
 def _object_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> Any:
@@ -252,4 +324,27 @@ def _object_example(schema: Mapping[str, Any], resolve: Resolve, depth: int) -> 
             if value is NO_VALUE:  # its default would be applied with a notice: no quiet valid object exists
                 return NO_VALUE
             out[name] = value
-    return out
+    return _enough_properties(schema, out, resolve, depth)
+
+
+def _enough_properties(schema: Mapping[str, Any], out: dict[str, Any], resolve: Resolve, depth: int) -> Any:
+    """``out`` grown to ``minProperties``: the other listed properties first, then keys of its own where the
+    schema takes unlisted ones (``additionalProperties`` stated and not false, or no property listed); an
+    object over ``maxProperties`` is none."""
+    low, high = schema.get("minProperties", 0), schema.get("maxProperties")
+    properties = _as_map(schema.get("properties"))
+    for name, sub in properties.items():
+        if len(out) >= low:
+            break
+        value = example(sub, resolve, depth + 1) if name not in out else NO_VALUE
+        if value is not NO_VALUE:
+            out[name] = value
+    extra = schema.get("additionalProperties", True if not properties else None)
+    free = extra not in (None, False) and schema.get("unevaluatedProperties") is not False
+    free = free and "propertyNames" not in schema
+    while len(out) < low and free and "patternProperties" not in schema:
+        value = example(extra, resolve, depth + 1)
+        if value is NO_VALUE:
+            return NO_VALUE
+        out[f"key_{len(out) + 1}"] = value
+    return out if len(out) >= low and (high is None or len(out) <= high) else NO_VALUE

@@ -8,6 +8,10 @@ A single-use walker: :func:`normalise` returns a **new** schema (the document is
 * ``example`` becomes ``examples: [example]`` (kept, in its 2020-12 spelling);
 * tuple ``items: [...]`` becomes ``prefixItems``;
 * ``discriminator`` is dropped and recorded as a :class:`~toolkit.Loss` (``oneOf``/``anyOf`` still hold);
+* ``enum``/``const`` members the node's ``type`` rejects are read in their one meaning
+  (:func:`toolkit._schema.repaired`: ``{type: integer, enum: ["5"]}`` is ``enum: [5]``), each change a loss;
+  a node no value can satisfy and no reading repairs is left as written, and building the tool refuses it
+  (``unsatisfiable_schema``);
 * ``xml``, ``externalDocs``, ``deprecated``, ``$id``, ``$schema``, ``$comment`` and ``x-*`` keys go;
 * ``readOnly`` properties go (these are request schemas) and leave ``required``, and so does the keyword
   itself (a read-only *parameter* is still an input); ``writeOnly`` stays;
@@ -39,6 +43,7 @@ from toolkit._schema import (
     PARTS_MAP,
     PARTS_ONE,
     escape,
+    repaired,
 )
 
 __all__ = ["MAX_DEPTH", "Walk", "normalise"]
@@ -103,6 +108,8 @@ def _node(schema: Any, walk: Walk, pointer: str, depth: int, *, guarded: bool) -
     _drop_dangling_exclusive(out)
     if schema.get("nullable") is True or schema.get("x-nullable") is True:
         out = _nullable(out)
+    if "enum" in out or "const" in out:
+        out = _as_meant(out, walk, pointer)
     if "properties" in out:
         _drop_read_only(schema, out, walk)
     return out
@@ -218,6 +225,13 @@ def _nullable(out: dict[str, Any]) -> dict[str, Any]:
         return {"anyOf": [out, {"type": "null"}]}
     if isinstance(out.get("enum"), list) and None not in out["enum"]:
         out["enum"] = [*out["enum"], None]
+    return out
+
+
+def _as_meant(out: dict[str, Any], walk: Walk, pointer: str) -> dict[str, Any]:
+    """``out`` with the ``enum``/``const`` members its type rejects read as meant, each change a loss."""
+    out, repairs = repaired(out)
+    walk.losses.extend(Loss(pointer, r.keyword, r.value, r.reason) for r in repairs)
     return out
 
 

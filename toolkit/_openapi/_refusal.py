@@ -42,6 +42,7 @@ RefusalSlug = Literal[
     "bad_keyword",
     "bad_pattern",
     "unsupported_keyword",
+    "unsatisfiable_schema",
     "schema_too_deep",
     "schema_too_large",
     "declaration_over_budget",
@@ -75,6 +76,7 @@ SLUGS: Mapping[str, str] = {
     "bad_keyword": "a schema keyword's value has a shape JSON Schema 2020-12 does not allow (so it cannot be enforced)",
     "bad_pattern": "a `pattern` (or `patternProperties` key) is not an ECMA-262 regular expression",
     "unsupported_keyword": "a keyword of an older draft that 2020-12 replaced, which would be silently ignored",
+    "unsatisfiable_schema": "a schema no value can satisfy, with no one reading to repair it (the node and why)",
     "schema_too_deep": "a schema nests deeper than the limit",
     "schema_too_large": "an operation needs more shared schemas than the limit",
     "declaration_over_budget": (
@@ -116,6 +118,7 @@ SCHEMA_REFUSALS: Mapping[str, RefusalSlug] = {
     "unresolved_ref": "unresolved_ref",
     "left_recursive_ref": "left_recursive_ref",
     "declaration_over_budget": "declaration_over_budget",
+    "unsatisfiable_schema": "unsatisfiable_schema",
 }
 """The :class:`~toolkit.SchemaError` slugs with which building a tool refuses its schema (the validator could
 not enforce it), each the refusal slug an operation gets for it: the same word."""

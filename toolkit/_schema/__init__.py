@@ -11,7 +11,10 @@ what a stage needs to know of it, stated once here so that every stage reads a s
 * :mod:`._walk` -- the subschema walker (:func:`subschemas`, :func:`reachable`, :func:`schemas_in`);
 * :mod:`._recursion` -- :func:`check_references`: every reference read, left recursion refused;
 * :mod:`._types` -- type inference (:func:`schema_types`, :func:`main_type`): one reading of ``type`` plus
-  ``nullable``.
+  ``nullable``;
+* :mod:`._satisfiable` -- schemas no value can satisfy: :func:`contradiction` says why, :func:`repaired` reads
+  the unambiguous ones as meant (losses marked :data:`REPAIRED`), :func:`admitted` keeps the ``enum`` members
+  the ``type`` accepts, :func:`conditional` tells a place where a contradiction is a condition (``not``/``if``).
 
 A stage that needs a different set of keywords derives it from these tables and says why beside it.
 """
@@ -62,6 +65,7 @@ from toolkit._schema._pointers import (
     tokens,
 )
 from toolkit._schema._recursion import check_references
+from toolkit._schema._satisfiable import REPAIRED, Repair, admitted, conditional, contradiction, repaired
 from toolkit._schema._types import TypeSet, main_type, named_types, schema_types
 from toolkit._schema._walk import (
     Edge,
@@ -101,6 +105,7 @@ __all__ = [
     "REFERENCES",
     "REF_SLUGS",
     "REMOTE_REF",
+    "REPAIRED",
     "REPLACED",
     "SCHEMA_LIST",
     "SCHEMA_MAP",
@@ -112,9 +117,13 @@ __all__ = [
     "Edge",
     "RefSlug",
     "Refs",
+    "Repair",
     "Resolve",
     "TypeSet",
+    "admitted",
     "check_references",
+    "conditional",
+    "contradiction",
     "defs_name",
     "escape",
     "follow",
@@ -123,6 +132,7 @@ __all__ = [
     "main_type",
     "named_types",
     "reachable",
+    "repaired",
     "schema_types",
     "schemas_in",
     "silent_on_unlisted",

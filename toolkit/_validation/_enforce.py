@@ -13,6 +13,9 @@ than failing (or, worse, accepting) on a call:
   annotation, and the validator does not fill it in (the function's own default applies);
 * ``unsupported_keyword`` -- a keyword of an older draft that 2020-12 replaced and that would otherwise be
   silently ignored (``dependencies``, ``additionalItems``, ``$recursiveRef``, ``$recursiveAnchor``);
+* ``unsatisfiable_schema`` -- a node no value can satisfy (``type`` against every ``enum`` member, contradictory
+  bounds, a required property whose schema is ``false``: :func:`toolkit._schema.contradiction`), except under
+  ``not``/``if``/``then``/``else``, where such a node is a condition;
 * the reference slugs of :mod:`toolkit._schema` (``unresolved_ref``, ``remote_ref``, ``left_recursive_ref`` ...).
 
 The compile itself stays lazy (large API schemas compile only as far as the data reaches), so this walk does
@@ -37,6 +40,8 @@ from toolkit._schema import (
     SCHEMA_ONE,
     Refs,
     check_references,
+    conditional,
+    contradiction,
     subschemas,
 )
 from toolkit._validation._pattern import compile_pattern
@@ -153,6 +158,13 @@ def _check_node(node: Mapping[str, Any], at: str) -> None:
         compile_pattern(pattern)
 
 
+def _check_satisfiable(node: Mapping[str, Any], at: str) -> None:
+    reason = contradiction(node)
+    if reason is not None and not conditional(at):
+        raise SchemaError(f"no value can satisfy the schema at {at or 'the root'}: {reason}; correct the schema",
+                          slug="unsatisfiable_schema")  # fmt: skip
+
+
 def _shown(value: Any) -> str:
     text = repr(value) if type(value) in (str, int, float, bool) or value is None else f"a {type(value).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
@@ -192,6 +204,7 @@ def check_enforceable(schema: Mapping[str, Any], *, references: bool = True, don
     checked: list[int] = []
     for node, at in _reachable(schema, refs, done if done is not None else set()):
         _check_node(node, at)
+        _check_satisfiable(node, at)
         checked.append(id(node))
     if done is not None:
         done.update(checked)

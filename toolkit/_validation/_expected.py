@@ -20,6 +20,7 @@ from typing import Any
 from toolkit._canonical import json_type
 from toolkit._lowering.gemini import enum_text
 from toolkit._regex import lazy
+from toolkit._schema import admitted
 from toolkit._validation._formats import FORMAT_PHRASES
 
 __all__ = [
@@ -225,11 +226,24 @@ def declared_texts(values: Sequence[Any]) -> dict[str, Any]:
     return out
 
 
+def _member_text(value: Any) -> str:
+    """A member as the phrase shows it: a string bare, unless it reads as another JSON value (``"3"``, ``"null"``:
+    then quoted, so the phrase never offers the number 3 for the string "3"); anything else as JSON."""
+    if isinstance(value, str):
+        try:
+            read = json.loads(value)
+        except ValueError:
+            return value
+        if isinstance(read, str):
+            return value
+    return json_text(value, 60)
+
+
 def enum_phrase(values: Sequence[Any]) -> str:
     """``one of: open, closed``; non-string members add the strings the declaration shows for them."""
     if not values:
         return "nothing: the schema lists no allowed values"
-    shown = ", ".join(v if isinstance(v, str) else json_text(v, 60) for v in values[:20])
+    shown = ", ".join(_member_text(v) for v in values[:20])
     phrase = f"one of: {shown}" + (", ..." if len(values) > 20 else "")
     texts = list(declared_texts(values[:20]))
     if texts:
@@ -250,9 +264,9 @@ def describe(schema: Any, depth: int = 0) -> str:
     if not isinstance(schema, Mapping) or depth > 3:
         return "any value"
     if "enum" in schema and isinstance(schema["enum"], list):
-        return enum_phrase(schema["enum"])
+        return enum_phrase(admitted(schema, schema["enum"]))  # a member the type rejects is not offered
     if "const" in schema:
-        return const_phrase(schema["const"])
+        return const_phrase(schema["const"]) if admitted(schema, [schema["const"]]) else enum_phrase([])
     branches = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(branches, list) and branches:
         return " or ".join(dict.fromkeys(describe(b, depth + 1) for b in branches))

@@ -8,8 +8,10 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 from typing import TypedDict as PlainTypedDict  # pydantic refuses typing.TypedDict in a field on Python < 3.12
+
+from pydantic import Field
 
 from toolkit import ToolContext
 
@@ -82,6 +84,14 @@ class Service:
         """Do something with a value."""
 
 
+def crossed_bounds(page: Annotated[int, Field(ge=10, le=5)]) -> None:
+    """Read one page: no integer is at least 10 and at most 5."""
+
+
+def crossed_lengths(code: Annotated[str, Field(min_length=8, max_length=4)]) -> None:
+    """Check a code: no string is at least 8 and at most 4 characters long."""
+
+
 def fine(value: int) -> None:
     """Do something with a value."""
 
@@ -108,4 +118,6 @@ BAD: tuple[tuple[str, Any, dict[str, Any], str], ...] = (
     ("bad_namespace", fine, {"namespace": "9/lives"}, "bad_tool_name"),
     ("name_over_128", fine, {"name": "n" * 129}, "bad_tool_name"),
     ("unknown_effect", fine, {"effect": "delete"}, "bad_effect"),
+    ("crossed_bounds", crossed_bounds, {}, "unsatisfiable_schema"),
+    ("crossed_lengths", crossed_lengths, {}, "unsatisfiable_schema"),
 )
