@@ -27,8 +27,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit._canonical import JSON_TYPES, json_type
+from toolkit._canonical import json_type
 from toolkit._schema._keywords import IN_PLACE_ONE, SCHEMA_LIST, SCHEMA_MAP
+from toolkit._schema._types import declared_types
 from toolkit._schema._walk import unescape
 
 __all__ = ["REPAIRED", "Repair", "admitted", "conditional", "contradiction", "repaired"]
@@ -64,20 +65,6 @@ class Repair:
     reason: str
 
 
-def _declared(node: Mapping[str, Any]) -> frozenset[str] | None:
-    """The types ``type`` names (``number`` covering ``integer``; OpenAPI's ``nullable`` adding ``null``)."""
-    kinds = node.get("type")
-    if kinds.__class__ is str and node.get("nullable") is not True:  # the common case, looked up
-        return _ONE_TYPE.get(kinds) or frozenset({kinds})
-    if isinstance(kinds, str):
-        kinds = [kinds]
-    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
-        return None
-    named = set(kinds) | ({"null"} if node.get("nullable") is True else set())
-    return frozenset(named | ({"integer"} if "number" in named else set()))
-
-
-_ONE_TYPE = {name: frozenset({name, "integer"} if name == "number" else {name}) for name in JSON_TYPES}
 _NULL = frozenset({"null"})
 
 
@@ -91,7 +78,7 @@ def _accepts(types: frozenset[str], value: Any) -> bool:
 def admitted(node: Mapping[str, Any], values: list[Any]) -> list[Any]:
     """The members of ``values`` (an ``enum``) that ``node``'s declared ``type`` accepts: all of them when the
     node declares no type. What an error may offer: a member the type rejects is never a value to send."""
-    types = _declared(node)
+    types = declared_types(node)
     return values if types is None else [v for v in values if _accepts(types, v)]
 
 
@@ -161,7 +148,7 @@ def contradiction(node: Any) -> str | None:
     """Why no value satisfies ``node``'s own keywords (``None`` when one may): see the module's docstring."""
     if (node.__class__ is not dict and not isinstance(node, Mapping)) or _SPOKEN.isdisjoint(node):
         return None
-    types = _declared(node)
+    types = declared_types(node)
     found = _members(node)
     if found is not None:
         keyword, values = found
@@ -210,7 +197,7 @@ def repaired(node: dict[str, Any]) -> tuple[dict[str, Any], tuple[Repair, ...]]:
     """``node`` with the ``enum``/``const`` members its type rejects read as meant (a copy), and the changes;
     ``node`` itself and ``()`` when nothing needs reading."""
     found = _members(node)
-    types = _declared(node)
+    types = declared_types(node)
     if found is None or types is None:
         return node, ()
     keyword, values = found

@@ -14,7 +14,7 @@ from toolkit._canonical import JSON_TYPES, json_type
 from toolkit._schema._keywords import IN_PLACE_LIST
 from toolkit._schema._pointers import Resolve
 
-__all__ = ["TypeSet", "main_type", "named_types", "schema_types"]
+__all__ = ["TypeSet", "declared_types", "main_type", "named_types", "schema_types"]
 
 TypeSet = frozenset[str] | None
 """The JSON types a schema accepts; ``None`` means it does not constrain the type."""
@@ -37,6 +37,21 @@ def named_types(schema: Mapping[str, Any]) -> list[str] | None:
     return named
 
 
+def declared_types(node: Mapping[str, Any]) -> TypeSet:
+    """The JSON types a node's own ``type`` and ``nullable`` admit (``number`` covering ``integer``; OpenAPI
+    3.0's ``nullable: true`` adding ``null``, honoured as the declaration honours it), or ``None`` when it has no
+    ``type``: :func:`schema_types` without ``enum``, ``const`` or subschemas."""
+    kinds = node.get("type")
+    if kinds.__class__ is str and node.get("nullable") is not True:  # the common case, looked up
+        return _NAMED.get(kinds) or frozenset({kinds})
+    if not isinstance(kinds, str | list):
+        return None
+    named = {kinds} if isinstance(kinds, str) else {k for k in kinds if isinstance(k, str)}
+    if node.get("nullable") is True:
+        named.add("null")
+    return frozenset(named | ({"integer"} if "number" in named else set()))
+
+
 def _of_value(value: Any) -> str:
     kind = json_type(value)
     return kind if kind in JSON_TYPES else "other"
@@ -53,15 +68,7 @@ def schema_types(node: Any, resolve: Resolve | None = None, *, deep: bool = True
     """
     if (node.__class__ is not dict and not isinstance(node, Mapping)) or depth > 16:
         return frozenset() if node is False else None
-    found: TypeSet = None
-    kinds = node.get("type")
-    if kinds.__class__ is str and node.get("nullable") is not True:
-        found = _NAMED.get(kinds) or frozenset({kinds})
-    elif isinstance(kinds, str | list):
-        named = {kinds} if isinstance(kinds, str) else {k for k in kinds if isinstance(k, str)}
-        if node.get("nullable") is True:  # OpenAPI 3.0's spelling, honoured as the declaration honours it
-            named.add("null")
-        found = frozenset(named | ({"integer"} if "number" in named else set()))
+    found = declared_types(node)
     if _NARROWING.isdisjoint(node):
         return found
     for key in ("enum", "const"):
