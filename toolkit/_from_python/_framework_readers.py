@@ -20,7 +20,10 @@ from typing import Any, NamedTuple
 
 from pydantic.fields import FieldInfo
 
-__all__ = ["READERS", "Read", "fields_of_json_schema", "qualified"]
+from toolkit._from_python._injected import dotted
+from toolkit._from_python._keyword_signature import with_fields
+
+__all__ = ["READERS", "Read", "fields_of_json_schema", "with_fields"]
 
 
 class Read(NamedTuple):
@@ -36,10 +39,6 @@ class Read(NamedTuple):
     """pydantic ``FieldInfo`` by parameter name: what the framework validates against, or declares."""
     hidden: Mapping[str, str] = MappingProxyType({})
     """Parameters this object's framework fills, by name, with the reason."""
-
-
-def qualified(cls: Any) -> str:
-    return f"{getattr(cls, '__module__', '')}.{getattr(cls, '__qualname__', '')}"
 
 
 def _model_fields(model: Any) -> Mapping[str, Any]:
@@ -135,7 +134,7 @@ def _langchain(obj: Any) -> Read:
 
 def _run_or_arun(obj: Any, base: str) -> Any:
     """The bound ``_run`` a tool class overrides, else its ``_arun``."""
-    bases = [c for c in type(obj).__mro__ if qualified(c) == base]
+    bases = [c for c in type(obj).__mro__ if dotted(c) == base]
     inherited = getattr(bases[0], "_run", None) if bases else None
     return obj._run if type(obj)._run is not inherited else obj._arun
 
@@ -228,7 +227,7 @@ def _haystack(obj: Any) -> Read:
     agent's state, never the model. A function taking only ``**kwargs`` takes its parameters from the JSON."""
     component = getattr(obj, "_component", None)
     run = getattr(component, "run", None)
-    fn = run if run is not None and qualified(type(obj)).endswith("ComponentTool") else obj.function
+    fn = run if run is not None and dotted(type(obj)).endswith("ComponentTool") else obj.function
     state = getattr(obj, "inputs_from_state", None) or {}
     hidden = {name: f"haystack fills {name} from the agent's state ({key})" for key, name in state.items()}
     fields = {} if _named(fn) else fields_of_json_schema(obj.parameters)

@@ -41,12 +41,14 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolkit._contract import FrameworkSource
 from toolkit._exceptions import SignatureError
-from toolkit._from_python._framework_readers import READERS, Read, qualified
-from toolkit._from_python._keyword_signature import with_fields
+from toolkit._from_python._injected import dotted
+
+if TYPE_CHECKING:
+    from toolkit._from_python._framework_readers import Read
 
 __all__ = ["ToolObject", "read_tool_object"]
 
@@ -73,7 +75,7 @@ def read_tool_object(obj: Any) -> ToolObject | None:
     """The tool object's function and truth, or ``None`` when ``obj`` is no known framework's tool object."""
     if inspect.isfunction(obj) or inspect.ismethod(obj):
         meta = getattr(obj, "__fastmcp__", None)
-        if qualified(type(meta)) == "fastmcp.tools.function_tool.ToolMeta":
+        if dotted(type(meta)) == "fastmcp.tools.function_tool.ToolMeta":
             return _fastmcp_function(obj, meta)
         owner = getattr(obj, "__self__", None)
         if getattr(obj, "__name__", None) in ("_run", "_arun", "forward") and owner is not None:
@@ -83,7 +85,10 @@ def read_tool_object(obj: Any) -> ToolObject | None:
 
 
 def _read(obj: Any, method: Any) -> ToolObject | None:
-    names = {qualified(c) for c in getattr(type(obj), "__mro__", ())}
+    # the readers (and pydantic's FieldInfo) load for an object that may be a framework's, not for a function
+    from toolkit._from_python._framework_readers import READERS
+
+    names = {dotted(c) for c in getattr(type(obj), "__mro__", ())}
     for (framework, marker), reader in READERS.items():
         if marker in names:
             read = reader(obj)
@@ -112,7 +117,10 @@ def _fastmcp_function(fn: Any, meta: Any) -> ToolObject:
 
 
 def _tool_object(obj: Any, framework: str, read: Read) -> ToolObject:
-    kind = qualified(type(obj))
+    # loaded already: _read found this object's reader there
+    from toolkit._from_python._framework_readers import with_fields
+
+    kind = dotted(type(obj))
     fn = read.function
     if not callable(fn):
         raise SignatureError(

@@ -30,7 +30,7 @@ from toolkit._contract import Injected
 from toolkit._exceptions import SignatureError
 from toolkit._from_python._context_types import BY_NAME, CONTEXTS, DEFAULTS, MARKERS, Kind
 
-__all__ = ["classify", "namespace_of"]
+__all__ = ["classify", "dotted", "namespace_of"]
 
 
 _SPECIAL = {"Annotated": Annotated, "Optional": typing.Optional, "Union": typing.Union}
@@ -79,7 +79,8 @@ class _Mixed(Exception):
         self.path = path
 
 
-def _dotted(cls: Any) -> str:
+def dotted(cls: Any) -> str:
+    """A class's ``module.qualname``: how a framework's class is named without importing the framework."""
     return f"{getattr(cls, '__module__', '?')}.{getattr(cls, '__qualname__', getattr(cls, '__name__', '?'))}"
 
 
@@ -88,13 +89,13 @@ def _of_class(cls: Any, table: Mapping[str, Kind]) -> tuple[Kind, str] | None:
     if cls is ToolContext:
         return CONTEXTS["toolkit.ToolContext"], "toolkit.ToolContext"
     for base in getattr(cls, "__mro__", (cls,)):
-        path = _dotted(base)
+        path = dotted(base)
         if path in table and not path.startswith("toolkit."):  # toolkit's own class by identity only
             return table[path], path
         for generic in getattr(base, "__orig_bases__", ()):
             origin = typing.get_origin(generic)
-            if isinstance(origin, type) and origin is not base and _dotted(origin) in table:
-                return table[_dotted(origin)], _dotted(origin)
+            if isinstance(origin, type) and origin is not base and dotted(origin) in table:
+                return table[dotted(origin)], dotted(origin)
     return None
 
 
@@ -222,7 +223,7 @@ def _path_of(node: ast.expr, fn: Any) -> str | None:
         for name, special in _SPECIAL.items():
             if obj is special or obj is getattr(typing_extensions, name, None):
                 return f"typing.{name}"
-        return _dotted(obj) if isinstance(obj, type) else None
+        return dotted(obj) if isinstance(obj, type) else None
     _, module = namespace_of(fn)
     imports = _imports(module)
     head = imports.get(chain[0]) or (f"typing.{chain[0]}" if chain[0] in _SPECIAL else None)

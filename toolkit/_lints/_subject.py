@@ -28,32 +28,32 @@ def types(schema: Mapping[str, Any]) -> frozenset[str]:
     return schema_types(schema, deep=False) or frozenset()
 
 
-@dataclass(slots=True)
 class Field:
-    """One parameter or nested field, with local ``$ref``s resolved (read-only: the rules only read it; not
-    frozen, since a walk makes one per field and a frozen dataclass costs a call per attribute to build)."""
+    """One parameter or nested field, with local ``$ref``s resolved (read-only: the rules only read it; a plain
+    slotted class, since a walk makes one per field and a dataclass costs the first call more to define).
 
-    path: str
-    name: str
-    schema: Mapping[str, Any]
-    depth: int
-    """1 for a top-level parameter, 2 for a field of an object parameter, and so on."""
-    description: str
-    """The field's own description (``""`` when it has none or it is not a string)."""
-    reading: Reading
-    """What the description promises (:func:`toolkit._lints._words.read`)."""
-    branches: tuple[Mapping[str, Any], ...] = dataclass_field(init=False, repr=False, compare=False)
-    """The non-null alternatives of this field (its ``anyOf``/``oneOf`` members, or itself); several rules read
-    them, so they are listed once."""
+    ``path``, ``name`` and ``schema``; ``depth`` is 1 for a top-level parameter, 2 for a field of an object
+    parameter, and so on; ``description`` is the field's own (``""`` when it has none or it is not a string);
+    ``reading`` is what it promises (:func:`toolkit._lints._words.read`); ``branches`` are the non-null
+    alternatives of this field (its ``anyOf``/``oneOf`` members, or itself), listed once for the rules that read
+    them."""
 
-    def __post_init__(self) -> None:
-        schema = self.schema
+    __slots__ = ("branches", "depth", "description", "name", "path", "reading", "schema")
+
+    def __init__(
+        self, path: str, name: str, schema: Mapping[str, Any], depth: int, description: str, reading: Reading
+    ) -> None:
+        self.path, self.name, self.schema, self.depth = path, name, schema, depth
+        self.description, self.reading = description, reading
         alts = schema.get("anyOf") or schema.get("oneOf")
         if isinstance(alts, list) and alts:
             found = tuple(a for a in alts if (a.__class__ is dict or isinstance(a, Mapping)) and types(a) != _NULL)
         else:
             found = (schema,)
-        self.branches = found
+        self.branches: tuple[Mapping[str, Any], ...] = found
+
+    def __repr__(self) -> str:
+        return f"Field({self.path!r}, depth={self.depth})"
 
 
 @dataclass(slots=True)

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from toolkit._regex import lazy
 
 __all__ = ["Listed", "Places", "listed_values", "promised_places"]
 
 
-@dataclass(frozen=True, slots=True)
-class Listed:
+class Listed(NamedTuple):
     """The values a description lists for its field, with the words that list them."""
 
     values: tuple[str, ...]
@@ -36,8 +35,7 @@ class Listed:
     """Whether the words say the list is the whole set (``one of``), not some of it (``can be``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Places:
+class Places(NamedTuple):
     """At most ``digits`` decimal places (0: a whole number of minor units), with the words that say so."""
 
     digits: int

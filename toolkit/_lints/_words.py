@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from itertools import islice
 from typing import NamedTuple
 
@@ -57,17 +56,25 @@ class Span(NamedTuple):
     """The words after the numbers (``characters``, ``tags``; ``""`` for none), lowercased."""
 
 
-@dataclass(frozen=True, slots=True)
 class Reading:
-    """What one description promises, by measure (``None``: nothing, or nothing unambiguous)."""
+    """What one description promises, by measure (``None``: nothing, or nothing unambiguous): ``length``,
+    ``count``, ``value`` (spans), ``format``, ``prefix`` (promises), ``listed`` and ``places``. Read-only by
+    convention; a plain slotted class, since a dataclass costs the first call more to define than it gives."""
 
-    length: Span | None = None
-    count: Span | None = None
-    value: Span | None = None
-    format: Promise | None = None
-    prefix: Promise | None = None
-    listed: Listed | None = None
-    places: Places | None = None
+    __slots__ = ("count", "format", "length", "listed", "places", "prefix", "value")
+
+    def __init__(
+        self,
+        length: Span | None = None,
+        count: Span | None = None,
+        value: Span | None = None,
+        format: Promise | None = None,
+        prefix: Promise | None = None,
+        listed: Listed | None = None,
+        places: Places | None = None,
+    ) -> None:
+        self.length, self.count, self.value, self.format = length, count, value, format
+        self.prefix, self.listed, self.places = prefix, listed, places
 
 
 NOTHING = Reading()

@@ -24,8 +24,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolkit._canonical import json_type
 from toolkit._schema._keywords import IN_PLACE_ONE, SCHEMA_LIST, SCHEMA_MAP
@@ -56,8 +55,7 @@ _NONE: Any = type("NoReading", (), {"__repr__": lambda self: "NO_READING"})()
 """What :func:`_reading` gives for a member with no reading under the node's type."""
 
 
-@dataclass(frozen=True, slots=True)
-class Repair:
+class Repair(NamedTuple):
     """One change :func:`repaired` made: the keyword, its value as written, and what it now reads."""
 
     keyword: str

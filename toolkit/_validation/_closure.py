@@ -30,7 +30,6 @@ A reference that cannot be read is passed over here: the validator raises its sl
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit._canonical import json_copy
@@ -59,13 +58,17 @@ _IN_PLACE = frozenset(REFERENCES + IN_PLACE_LIST + IN_PLACE_MAP + IN_PLACE_ONE) 
 _UNLISTED = ("additionalProperties", "unevaluatedProperties")
 
 
-@dataclass
 class _Plan:
-    closed: list[dict[str, Any]] = field(default_factory=list)
-    unclosed: list[dict[str, Any]] = field(default_factory=list)
-    opened: dict[int, dict[str, Any]] = field(default_factory=dict)
-    names: dict[int, dict[str, None]] = field(default_factory=dict)
-    patterns: dict[int, dict[str, None]] = field(default_factory=dict)
+    """The work tables of one writing (a plain class: a dataclass costs the first call more than it gives)."""
+
+    __slots__ = ("closed", "names", "opened", "patterns", "unclosed")
+
+    def __init__(self) -> None:
+        self.closed: list[dict[str, Any]] = []
+        self.unclosed: list[dict[str, Any]] = []
+        self.opened: dict[int, dict[str, Any]] = {}
+        self.names: dict[int, dict[str, None]] = {}
+        self.patterns: dict[int, dict[str, None]] = {}
 
 
 def written_closure(schema: Mapping[str, Any]) -> dict[str, Any]:
