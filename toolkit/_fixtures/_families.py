@@ -115,8 +115,9 @@ def _type_accepted(types: frozenset[str] | None, value: Any) -> bool:
 def _all_cases(p: Param, setting: Setting) -> Iterator[Case]:
     yield from _presence(p, setting)
     kind = main_type(p.schema, branches=False)  # the families read this node's own keywords
-    if isinstance(p.schema.get("enum"), list) or "const" in p.schema:
-        yield from _enum(p, setting)
+    members = enum_members(p.schema)
+    if members is not None:
+        yield from _enum(p, setting, members)
     elif kind in ("integer", "number"):
         yield from _numbers(p, setting, kind == "integer")
     elif kind == "string":
@@ -269,8 +270,32 @@ def _lengths(low: int, high: int | None) -> Iterator[Case]:
 
 
 # -- enums ----------------------------------------------------------------------------------------------
-def _enum(p: Param, s: Setting) -> Iterator[Case]:
-    members = p.schema["enum"] if isinstance(p.schema.get("enum"), list) else [p.schema["const"]]
+def enum_members(schema: Mapping[str, Any]) -> list[Any] | None:
+    """The values a node lists: its ``enum`` or ``const``, or the ``const`` (or one-member ``enum``) of every
+    ``oneOf``/``anyOf`` branch (a titled enumeration, as Discord writes its integer codes); ``None`` otherwise.
+    The validator reads each listed member's declared string back (``"1"`` for ``1``), as for an ``enum``."""
+    if isinstance(schema.get("enum"), list):
+        return list(schema["enum"])
+    if "const" in schema:
+        return [schema["const"]]
+    for key in ("oneOf", "anyOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches:
+            found = []
+            for branch in branches:
+                if not isinstance(branch, Mapping):
+                    return None
+                if "const" in branch:
+                    found.append(branch["const"])
+                elif isinstance(branch.get("enum"), list) and len(branch["enum"]) == 1:
+                    found.append(branch["enum"][0])
+                else:
+                    return None
+            return found
+    return None
+
+
+def _enum(p: Param, s: Setting, members: list[Any]) -> Iterator[Case]:
     yield from _declared_string(p, members)
     strings = [m for m in members if isinstance(m, str)]
     folded = [m.casefold() for m in strings]
@@ -343,7 +368,7 @@ def _arrays(p: Param) -> Iterator[Case]:
 
 def _distinct(items: Any) -> bool:
     """Whether numbered variants of the example item stay valid (plain strings or unbounded integers)."""
-    if not isinstance(items, Mapping) or items.get("enum") is not None or "const" in items:
+    if not isinstance(items, Mapping) or enum_members(items) is not None:
         return False
     if items.get("type") == "string":
         return not any(k in items for k in ("pattern", "format", "maxLength"))
