@@ -31,6 +31,7 @@ from toolkit._exceptions import ProviderError, UsageError
 from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, payloads
 from toolkit._wire._live import open_session, provider_dialect, provider_key
+from toolkit._wire._sessions import Request
 from toolkit.runtime.redaction import Redactor, url_secrets
 
 __all__ = [
@@ -183,10 +184,10 @@ class _Runner:
         if case.force and force is None:
             return Sample("error", error=f"cannot force {case.expect!r}: {variant.name} does not offer it")
         stale_before = len(self.transport.stale)
-        route = self.transport.transport
-        send, history, close = open_session(
-            self.dialect, wire, case.message, self.model, self.key, self.base_url, self.timeout, route, force
+        request = Request(
+            wire, case.message, self.model, self.key, self.base_url, self.timeout, self.transport.transport, force
         )
+        send, history, close = open_session(self.dialect, request)
         history = [*(_text(self.dialect, role, text) for role, text in case.history), *history]
         try:
             return self._conversation(wire, send, history, case)

@@ -25,6 +25,7 @@ from toolkit._display._wire import LIVE_RUN_RENDERER
 from toolkit._exceptions import ProviderError, RuntimeConfigError, UsageError
 from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, _sessions, payloads
+from toolkit._wire._sessions import Request, Session, Turn
 from toolkit.runtime.redaction import Redactor, url_secrets
 
 __all__ = [
@@ -106,12 +107,6 @@ class LiveRun(Displayable):
         return f"<LiveRun {self.provider} {self.dialect} calls={len(self.calls)} turns={self.turns}>"
 
 
-# The exchange with one provider: send the history, get back the model's turn (its items for the history,
-# its tool calls as SDK objects, its text); then close the client.
-Turn = tuple[list[Any], list[Any], str]
-Session = tuple[Callable[[list[Any]], Turn], list[Any], Callable[[], None]]
-
-
 def try_live(
     tools: Tool | Iterable[Tool],
     prompt: str,
@@ -135,7 +130,7 @@ def try_live(
     hide = Redactor({name: key, **url_secrets(base_url or "", "BASE_URL")})
     wire = payloads(tools, dialect)
     model = model or spec.model
-    send, history, close = open_session(dialect, wire, prompt, model, key, base_url, timeout)
+    send, history, close = open_session(dialect, Request(wire, prompt, model, key, base_url, timeout))
     try:
         return _run(wire, send, history, turns, execute, hide, LiveRun(provider, dialect, model, wire, (), "", 0))
     except ProviderError as error:  # the SDK's text may quote the key: re-raised redacted, without the SDK's own
@@ -196,17 +191,7 @@ def provider_key(provider: str, spec: Provider, env: Mapping[str, str]) -> tuple
     )
 
 
-def open_session(
-    dialect: str,
-    wire: PayloadSet,
-    prompt: str,
-    model: str,
-    key: str,
-    base_url: str | None,
-    timeout: float,
-    transport: Any = None,
-    force: str | None = None,
-) -> Session:
+def open_session(dialect: str, request: Request) -> Session:
     """The conversation with ``dialect``'s SDK: ``send(history)``, the first history, ``close()``."""
     build = {
         "gemini": _sessions.gemini,
@@ -215,4 +200,4 @@ def open_session(
         "openai_responses": _sessions.openai_responses,
         "anthropic": _sessions.anthropic,
     }[dialect]
-    return build(wire, prompt, model, key, base_url, timeout, transport, force)
+    return build(request)

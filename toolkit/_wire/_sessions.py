@@ -16,15 +16,32 @@ import contextlib
 import importlib
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolkit._exceptions import MissingExtraError, ProviderError, ToolkitError
 from toolkit._wire import PayloadSet
 
-__all__ = ["anthropic", "gemini", "openai_chat", "openai_responses"]
+__all__ = ["Request", "Session", "Turn", "anthropic", "gemini", "openai_chat", "openai_responses"]
 
 Turn = tuple[list[Any], list[Any], str]
 Transport = Callable[[ModuleType], Any]
+
+
+class Request(NamedTuple):
+    """What one conversation needs: the request's payloads, the first prompt, the model, the key, where to send
+    it (``base_url``: ``None`` for the provider's own), the timeout, the transport that routes every request
+    (``None``: the SDK's own), and the one tool to force (``None``: the model chooses)."""
+
+    wire: PayloadSet
+    prompt: str
+    model: str
+    key: str
+    base_url: str | None
+    timeout: float
+    transport: Transport | None = None
+    force: str | None = None
+
+
 Session = tuple[Callable[[list[Any]], Turn], list[Any], Callable[[], None]]
 """``send(history)``, the first history, and ``close()`` for the client's connections."""
 
@@ -36,12 +53,16 @@ def _missing(package: str) -> ToolkitError:
     )
 
 
-def _client(sdk: ModuleType, transport: Transport | None, timeout: float) -> Any:
-    """The ``httpx`` client over ``transport``, of the flavour ``sdk`` speaks (``httpx2`` or ``httpx``)."""
+def _client(sdk: ModuleType | None, transport: Transport | None, timeout: float) -> Any:
+    """The ``httpx`` client over ``transport``, of the flavour ``sdk`` speaks (``httpx2`` or ``httpx``; ``None``:
+    google-genai, which speaks ``httpx`` and has no ``_base_client`` to ask); ``None`` without a transport."""
     if transport is None:
         return None
-    base = importlib.import_module(f"{sdk.__name__}._base_client")
-    httpx = getattr(base, "httpx2", None) or base.httpx
+    if sdk is None:
+        import httpx  # google-genai speaks httpx; loaded only when a run routes its requests
+    else:
+        base = importlib.import_module(f"{sdk.__name__}._base_client")
+        httpx = getattr(base, "httpx2", None) or base.httpx
     return httpx.Client(transport=transport(httpx), timeout=timeout)
 
 
@@ -53,27 +74,16 @@ def _provider_errors(provider: str, *errors: type[BaseException]) -> Iterator[No
         raise ProviderError(f"{provider} answered with an error: {error}") from error
 
 
-def gemini(
-    wire: PayloadSet,
-    prompt: str,
-    model: str,
-    key: str,
-    base_url: str | None,
-    timeout: float,
-    transport: Transport | None = None,
-    force: str | None = None,
-) -> Session:
+def gemini(request: Request) -> Session:
+    wire, prompt, model, key, base_url, timeout, transport, force = request
     try:  # google-genai is heavy and optional
         from google import genai
         from google.genai import errors, types
     except ImportError as error:
         raise _missing("google-genai") from error
-    client_of = None
-    if transport is not None:
-        import httpx  # google-genai speaks httpx; loaded only when a run routes its requests
-
-        client_of = httpx.Client(transport=transport(httpx), timeout=timeout)
-    options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000), httpx_client=client_of)
+    options = types.HttpOptions(
+        base_url=base_url, timeout=int(timeout * 1000), httpx_client=_client(None, transport, timeout)
+    )
     client = genai.Client(api_key=key, http_options=options)
     declarations = [types.FunctionDeclaration.model_validate(body) for body in wire.bodies]
     forced = None
@@ -101,16 +111,8 @@ def gemini(
     return send, [{"role": "user", "parts": [{"text": prompt}]}], client.close
 
 
-def openai_chat(
-    wire: PayloadSet,
-    prompt: str,
-    model: str,
-    key: str,
-    base_url: str | None,
-    timeout: float,
-    transport: Transport | None = None,
-    force: str | None = None,
-) -> Session:
+def openai_chat(request: Request) -> Session:
+    wire, prompt, model, key, base_url, timeout, transport, force = request
     try:  # openai is heavy and optional
         import openai
     except ImportError as error:
@@ -131,16 +133,8 @@ def openai_chat(
     return send, [{"role": "user", "content": prompt}], client.close
 
 
-def openai_responses(
-    wire: PayloadSet,
-    prompt: str,
-    model: str,
-    key: str,
-    base_url: str | None,
-    timeout: float,
-    transport: Transport | None = None,
-    force: str | None = None,
-) -> Session:
+def openai_responses(request: Request) -> Session:
+    wire, prompt, model, key, base_url, timeout, transport, force = request
     try:  # openai is heavy and optional
         import openai
     except ImportError as error:
@@ -161,16 +155,8 @@ def openai_responses(
     return send, [{"role": "user", "content": prompt}], client.close
 
 
-def anthropic(
-    wire: PayloadSet,
-    prompt: str,
-    model: str,
-    key: str,
-    base_url: str | None,
-    timeout: float,
-    transport: Transport | None = None,
-    force: str | None = None,
-) -> Session:
+def anthropic(request: Request) -> Session:
+    wire, prompt, model, key, base_url, timeout, transport, force = request
     try:  # anthropic is heavy and optional
         import anthropic as sdk
     except ImportError as error:
