@@ -71,15 +71,11 @@ class Variant:
         for payload in offered.payloads:
             body = self.bodies.get(payload.tool)
             if body is not None and payload.accepted:
-                payload = replace(payload, body=dict(body), name=_body_name(body, payload.name))
+                named = offered.rules.view(body).get("name")  # the dialect reads its own body's name
+                name = named if isinstance(named, str) and named else payload.name
+                payload = replace(payload, body=dict(body), name=name)
             swapped.append(payload)
         return replace(offered, payloads=tuple(swapped))
-
-
-def _body_name(body: Mapping[str, Any], default: str) -> str:
-    function = body.get("function")
-    name = body.get("name") or (function.get("name") if isinstance(function, Mapping) else None)
-    return name if isinstance(name, str) and name else default
 
 
 def _variants(given: Mapping[str, Any] | Sequence[Variant]) -> list[Variant]:
