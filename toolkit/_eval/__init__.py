@@ -31,7 +31,7 @@ from toolkit._exceptions import ProviderError, UsageError
 from toolkit._tool import Tool
 from toolkit._wire import Call, PayloadSet, payloads
 from toolkit._wire._live import open_session, provider_dialect, provider_key
-from toolkit._wire._sessions import Request
+from toolkit._wire._sessions import Request, text_turn
 from toolkit.runtime.redaction import Redactor, url_secrets
 
 __all__ = [
@@ -184,7 +184,7 @@ class _Runner:
             wire, case.message, self.model, self.key, self.base_url, self.timeout, self.transport.transport, force
         )
         send, history, close = open_session(self.dialect, request)
-        history = [*(_text(self.dialect, role, text) for role, text in case.history), *history]
+        history = [*(text_turn(self.dialect, role, text) for role, text in case.history), *history]
         try:
             return self._conversation(wire, send, history, case)
         except ProviderError as error:
@@ -228,10 +228,3 @@ def _shown(call: Call, envelope: dict[str, Any]) -> dict[str, Any]:
         "arguments": call.arguments,
         "envelope": envelope,
     }
-
-
-def _text(dialect: str, role: str, text: str) -> dict[str, Any]:
-    """An earlier text turn of the conversation in ``dialect``'s message shape."""
-    if dialect.startswith("gemini"):
-        return {"role": "model" if role == "assistant" else "user", "parts": [{"text": text}]}
-    return {"role": role, "content": text}

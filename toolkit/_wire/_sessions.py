@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from toolkit._exceptions import MissingExtraError, ProviderError, ToolkitError
 from toolkit._wire import PayloadSet
 
-__all__ = ["Request", "Session", "Turn", "anthropic", "gemini", "openai_chat", "openai_responses"]
+__all__ = ["Request", "Session", "Turn", "anthropic", "gemini", "openai_chat", "openai_responses", "text_turn"]
 
 Turn = tuple[list[Any], list[Any], str]
 Transport = Callable[[ModuleType], Any]
@@ -66,6 +66,14 @@ def _client(sdk: ModuleType | None, transport: Transport | None, timeout: float)
     return httpx.Client(transport=transport(httpx), timeout=timeout)
 
 
+def text_turn(dialect: str, role: str, text: str) -> dict[str, Any]:
+    """A text message of the conversation (``role``: ``user`` or ``assistant``) in ``dialect``'s shape: Gemini's
+    ``parts`` (its assistant is ``model``), everyone else's ``content``."""
+    if dialect.startswith("gemini"):
+        return {"role": "model" if role == "assistant" else "user", "parts": [{"text": text}]}
+    return {"role": role, "content": text}
+
+
 @contextlib.contextmanager
 def _provider_errors(provider: str, *errors: type[BaseException]) -> Iterator[None]:
     try:
@@ -108,7 +116,7 @@ def gemini(request: Request) -> Session:
         calls = [part.function_call for part in parts if part.function_call is not None]
         return [content], calls, text  # the SDK's own object: thought signatures go back byte for byte
 
-    return send, [{"role": "user", "parts": [{"text": prompt}]}], client.close
+    return send, [text_turn("gemini", "user", prompt)], client.close
 
 
 def openai_chat(request: Request) -> Session:
@@ -130,7 +138,7 @@ def openai_chat(request: Request) -> Session:
         calls = list(message.tool_calls or [])
         return [message.model_dump(mode="json", exclude_none=True)], calls, message.content or ""
 
-    return send, [{"role": "user", "content": prompt}], client.close
+    return send, [text_turn("openai", "user", prompt)], client.close
 
 
 def openai_responses(request: Request) -> Session:
@@ -152,7 +160,7 @@ def openai_responses(request: Request) -> Session:
         calls = [item for item in response.output if item.type == "function_call"]
         return items, calls, response.output_text
 
-    return send, [{"role": "user", "content": prompt}], client.close
+    return send, [text_turn("openai", "user", prompt)], client.close
 
 
 def anthropic(request: Request) -> Session:
@@ -175,4 +183,4 @@ def anthropic(request: Request) -> Session:
         text = "".join(block.text for block in response.content if block.type == "text")
         return [{"role": "assistant", "content": blocks}], calls, text
 
-    return send, [{"role": "user", "content": prompt}], client.close
+    return send, [text_turn("anthropic", "user", prompt)], client.close
