@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolkit._display import Displayable, displayed_by
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from toolkit._credential_record import Credential
 
 __all__ = [
+    "CONVERTED",
+    "DECIMAL_BOUNDS",
     "PARAMETER_NAME",
     "TOOL_NAME",
     "Effect",
@@ -47,6 +50,27 @@ Effect = Literal["read", "write"]
 Severity = Literal["error", "warning", "info"]
 BindingLocation = Literal["path", "query", "header", "body"]
 FormStyle = Literal["form", "spaceDelimited", "pipeDelimited", "deepObject"]
+
+DECIMAL_BOUNDS: Mapping[str, str] = MappingProxyType(
+    {
+        "gt": "exclusiveMinimum",
+        "ge": "minimum",
+        "lt": "exclusiveMaximum",
+        "le": "maximum",
+        "multiple_of": "multipleOf",
+        "max_digits": "maxDigits",
+        "decimal_places": "decimalPlaces",
+    }
+)
+"""A Python ``Decimal``'s ``Field(...)`` bounds, each with the keyword its :class:`Loss` of ``args_schema`` is
+recorded under: a ``Decimal`` travels as a decimal string, whose value JSON Schema cannot bound."""
+
+CONVERTED = (
+    "a Decimal travels as a decimal string, which JSON Schema cannot bound; "
+    "the bound is enforced when the argument is converted to Decimal"
+)
+"""The reason of a :class:`Loss` that the tool's conversion enforces (not its schema): ``validate`` runs the
+conversion for a tool with such a loss, so it refuses what ``call`` would."""
 
 
 @displayed_by(LOSS_RENDERER)

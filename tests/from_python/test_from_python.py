@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from locations import TESTS
 from module_support import load_module
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
 from toolkit import SignatureError, ToolContext, ToolkitError, from_function
@@ -339,6 +339,43 @@ def test_decimal_travels_as_a_decimal_string_and_bounds_are_losses() -> None:
     assert tool.args_schema["properties"]["amount"] == {"type": "string", "pattern": DECIMAL_PATTERN}
     recorded = {(loss.path, loss.keyword, loss.value) for loss in tool.losses}
     assert {("/properties/amount", "exclusiveMinimum", 0), ("/properties/amount", "maximum", 100)} <= recorded
+
+
+def refund(
+    order: str,
+    amount: Annotated[Decimal, Field(gt=0, decimal_places=2)],
+    fee: Annotated[Decimal, Field(ge=5, le=10, multiple_of=Decimal("0.25"))] = Decimal("5"),
+) -> str:
+    """Refund part of an order."""
+    return f"{order}: {amount} less {fee}"
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("amount", ["-0.0", "-5.123", "5.123", "5.12", "0", "0.01"])
+def test_validate_refuses_what_the_conversion_refuses(amount: str, fast: bool) -> None:
+    # the oracle: pydantic, converting the value as the function's annotation says
+    amount_type = TypeAdapter(Annotated[Decimal, Field(gt=0, decimal_places=2)])
+    try:
+        amount_type.validate_python(Decimal(amount))
+        converts = True
+    except ValidationError:
+        converts = False
+    tool = from_function(refund, effect="read")
+    checked = tool.validate({"order": "A1", "amount": amount}, fast=fast)
+    called = tool.call({"order": "A1", "amount": amount})
+    assert checked.ok is converts is called.ok
+    if not converts:  # the same refusal, said the same way, before the call as at it
+        assert checked.status == called.status == "rejected"
+        assert checked.errors == called.errors
+        assert {error.field for error in checked.errors} == {"amount"}
+
+
+def test_a_tool_whose_schema_states_every_bound_has_no_conversion_check() -> None:
+    def pay(amount: Annotated[float, Field(gt=0)], note: Decimal = Decimal("0")) -> None:
+        """Pay."""
+
+    assert from_function(pay).domain_checks == ()  # a float's bound is in its schema; an unbounded Decimal has none
+    assert len(from_function(refund).domain_checks) == 1
 
 
 def test_unserialisable_default_becomes_a_loss_not_a_warning() -> None:

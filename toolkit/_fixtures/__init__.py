@@ -26,12 +26,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
+from toolkit._contract import CONVERTED
 from toolkit._fixtures._families import OMIT, Case, Param, Setting, param_cases
 from toolkit._fixtures._fixture import EXPECTED, Fixture, Fixtures, load_fixtures
 from toolkit._fixtures._nested import NESTED_CAP, nested_sites, place, sample
 from toolkit._fixtures._report import FixtureReport, FixtureRow, verdict
-from toolkit._fixtures._values import NO_VALUE, example
-from toolkit._schema import Refs, Resolve, check_references, schema_types
+from toolkit._fixtures._values import NO_VALUE, decimal_example, example
+from toolkit._schema import Refs, Resolve, check_references, schema_types, unescape
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import refuses_unlisted
 from toolkit._validation._expected import format_path
@@ -46,6 +47,7 @@ __all__ += ["load_fixtures"]
 def _params(tool: Tool, resolve: Resolve) -> list[Param]:
     schema = tool.contract.args_schema
     required = set(schema.get("required") or ())
+    converted = _converted(tool)
     out: list[Param] = []
     for name, raw in (schema.get("properties") or {}).items():
         inner, _ = core(raw, resolve)
@@ -55,10 +57,21 @@ def _params(tool: Tool, resolve: Resolve) -> list[Param]:
         types = schema_types(raw, resolve)
         default = default_of(raw, resolve)
         default = NO_VALUE if default is NO_DEFAULT else default
-        valid = example(inner, resolve)
+        valid = decimal_example(converted[name]) if name in converted else example(inner, resolve)
         nullable = types is None or "null" in types
         out.append(Param(name, inner, name in required, nullable, valid, default, resolve, types))
     return out
+
+
+def _converted(tool: Tool) -> dict[str, dict[str, Any]]:
+    """By top-level parameter, the bounds its conversion checks and its schema cannot state (a ``Decimal``'s):
+    its example must meet them too, or the baseline call would be refused."""
+    found: dict[str, dict[str, Any]] = {}
+    for loss in tool.contract.source_losses:
+        parent, _, name = loss.path.rpartition("/")
+        if loss.reason == CONVERTED and parent == "/properties":
+            found.setdefault(unescape(name), {})[loss.keyword] = loss.value
+    return found
 
 
 def _setting(tool: Tool) -> Setting:

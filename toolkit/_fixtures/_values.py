@@ -11,17 +11,19 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping
+from decimal import Decimal, InvalidOperation
 from re import _constants as sre_constants  # type: ignore[attr-defined]  # the stdlib's own regex parser
 from re import _parser as sre_parse  # type: ignore[attr-defined]
-from typing import Any
+from typing import Annotated, Any
 
+from toolkit._contract import DECIMAL_BOUNDS
 from toolkit._exceptions import SchemaError
 from toolkit._schema import Resolve, main_type
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._formats import FORMAT_EXAMPLES, check_format
 from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
 
-__all__ = ["NO_VALUE", "core", "example", "pattern_example"]
+__all__ = ["NO_VALUE", "core", "decimal_example", "example", "pattern_example"]
 
 
 NO_VALUE: Any = type("NoValue", (), {"__repr__": lambda self: "NO_VALUE", "__bool__": lambda self: False})()
@@ -138,6 +140,38 @@ def string_example(schema: Mapping[str, Any]) -> Any:
     if high is not None:
         value = value[:high]
     return value if len(value) >= low else NO_VALUE
+
+
+def decimal_example(bounds: Mapping[str, Any]) -> Any:
+    """A plain decimal string that a Python ``Decimal`` with ``bounds`` accepts on conversion, or
+    :data:`NO_VALUE`. ``bounds`` are the keywords of the tool's losses (``minimum``, ``decimalPlaces``, ...,
+    see :data:`toolkit._contract.DECIMAL_BOUNDS`); the candidates (0, 1, each bound and its neighbours one step
+    apart, on the grid of ``multipleOf`` or of the decimal places) are judged by pydantic, which converts the
+    argument, not by a second statement of its rules."""
+    from pydantic import Field, TypeAdapter, ValidationError  # pydantic loads only for a tool that converts
+
+    argument = {keyword: name for name, keyword in DECIMAL_BOUNDS.items()}
+    try:
+        field = {argument[k]: (v if isinstance(v, int) else Decimal(str(v))) for k, v in bounds.items()}
+        judge = TypeAdapter(Annotated[Decimal, Field(**field)])
+    except (KeyError, InvalidOperation, TypeError, ValueError):
+        return NO_VALUE
+    places = field.get("decimal_places")
+    step = Decimal(field.get("multiple_of") or (Decimal(1).scaleb(-places) if isinstance(places, int) else 1))
+    if step <= 0:
+        return NO_VALUE
+    anchors = [Decimal(0), Decimal(1)]
+    anchors += [Decimal(v) for k, v in field.items() if k in ("gt", "ge", "lt", "le")]
+    for anchor in anchors:
+        on_grid = (anchor / step).to_integral_value() * step
+        for candidate in (anchor, on_grid, on_grid + step, on_grid - step, on_grid + 2 * step, on_grid - 2 * step):
+            try:
+                judge.validate_python(candidate)
+            except ValidationError:
+                continue
+            text = format(candidate.normalize() if candidate else Decimal(0), "f")
+            return text
+    return NO_VALUE
 
 
 def pattern_example(pattern: str, low: int = 0, high: int | None = None, fmt: str | None = None) -> Any:

@@ -28,7 +28,7 @@ from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from toolkit._contract import Effect, Injected, Policy, ToolContract
+from toolkit._contract import CONVERTED, Effect, Injected, Policy, ToolContract
 from toolkit._exceptions import SignatureError
 from toolkit._from_python._args_schema import args_schema_of
 from toolkit._from_python._docstrings import Docstring, parse_docstring
@@ -46,6 +46,7 @@ from toolkit._from_python._signature import tool_name as tool_name_of
 from toolkit._from_python._typeddict import convert_annotation
 from toolkit._lowering._budget import DEFAULT, Budget
 from toolkit._tool import DomainCheck, Tool, build_tool
+from toolkit._validation._invoke import conversion_check
 
 __all__ = ["from_function"]
 
@@ -84,10 +85,12 @@ def from_function(
     ``name`` defaults to the function's (or tool object's) name and is prefixed with ``namespace + "_"``
     when a namespace is given. ``description`` defaults to the docstring's summary and body. ``effect``
     defaults to ``"write"`` (the safe assumption); ``confirm`` defaults to ``False``. ``domain`` checks run
-    after structural validation and give ``status: "rejected"``. ``budget`` bounds the declaration's size in
-    bytes (``"default"``: 8 KiB; ``None``: no bound; ``policy.declaration_budget`` wins): over it, the
-    declaration is reduced with losses; when no reduction fits, a set budget raises ``SchemaError`` (slug
-    ``declaration_over_budget``) and the default one builds it whole with the error lint TK504.
+    after structural validation and give ``status: "rejected"`` (a ``Decimal``'s ``Field`` bounds, which its
+    schema cannot state, are checked this way too: by converting the arguments, in ``validate`` as in
+    ``call``). ``budget`` bounds the declaration's size in bytes (``"default"``: 8 KiB; ``None``: no bound;
+    ``policy.declaration_budget`` wins): over it, the declaration is reduced with losses; when no reduction
+    fits, a set budget raises ``SchemaError`` (slug ``declaration_over_budget``) and the default one builds it
+    whole with the error lint TK504.
     """
     if effect not in ("read", "write"):
         raise SignatureError(f"effect={effect!r} is not 'read' or 'write'; pass one of those", slug="bad_effect")
@@ -120,12 +123,15 @@ def from_function(
         framework=source.source if source is not None else None,
     )
     context = [i.name for i in injected if i.framework == "toolkit"]
+    converter = _converter(model, params)
+    if any(loss.reason == CONVERTED for loss in losses):  # validate refuses what the conversion would
+        domain = (conversion_check(converter), *domain)
     return build_tool(
         contract,
         policy=policy,
         domain_checks=domain,
         fn=target,
-        converter=_converter(model, params),
+        converter=converter,
         context_param=context[0] if context else None,
         budget=budget,
     )

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, PydanticJsonSchemaWarning
 from pydantic_core import core_schema
 
-from toolkit._contract import Loss
+from toolkit._contract import CONVERTED, DECIMAL_BOUNDS, Loss
 from toolkit._from_python._docstrings import parse_docstring
 from toolkit._schema import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE, escape
 
@@ -32,15 +32,6 @@ DECIMAL_PATTERN = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?$"
 """A plain decimal number written as a string: no exponent, no leading zeros, no thousands separators."""
 
 _DECIMAL_MARK = "x-toolkit-decimal-bounds"
-_DECIMAL_BOUNDS = {
-    "gt": "exclusiveMinimum",
-    "ge": "minimum",
-    "lt": "exclusiveMaximum",
-    "le": "maximum",
-    "multiple_of": "multipleOf",
-    "max_digits": "maxDigits",
-    "decimal_places": "decimalPlaces",
-}
 _ARTEFACTS = ("title",)
 
 
@@ -49,7 +40,7 @@ class _ToolSchemaGenerator(GenerateJsonSchema):
 
     def decimal_schema(self, schema: core_schema.DecimalSchema) -> JsonSchemaValue:
         out: dict[str, Any] = {"type": "string", "pattern": DECIMAL_PATTERN}
-        bounds = {_DECIMAL_BOUNDS[k]: _jsonable(schema[k]) for k in _DECIMAL_BOUNDS if schema.get(k) is not None}  # type: ignore[literal-required]
+        bounds = {DECIMAL_BOUNDS[k]: _jsonable(schema[k]) for k in DECIMAL_BOUNDS if schema.get(k) is not None}  # type: ignore[literal-required]
         if bounds:
             out[_DECIMAL_MARK] = bounds
         return out
@@ -123,10 +114,4 @@ def _clean(node: Any, pointer: str, losses: list[Loss]) -> Any:
 
 def _decimal_losses(pointer: str, bounds: dict[str, Any]) -> Iterator[Loss]:
     for keyword, value in bounds.items():
-        yield Loss(
-            pointer,
-            keyword,
-            value,
-            "a Decimal travels as a decimal string, which JSON Schema cannot bound; "
-            "the bound is enforced when the argument is converted to Decimal",
-        )
+        yield Loss(pointer, keyword, value, CONVERTED)

@@ -16,20 +16,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from toolkit._contract import DECIMAL_BOUNDS
+
 __all__ = ["CONVERTED_KEYWORDS", "is_decimal_string", "pattern_for", "python_bounds", "refuses"]
 
 CONVERTED_KEYWORDS = frozenset(
     {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "decimalPlaces"}
 )
 """The bounds a Python ``Decimal`` keeps as losses and enforces when the argument is converted."""
-_PYTHON = {
-    "minimum": "ge",
-    "exclusiveMinimum": "gt",
-    "maximum": "le",
-    "exclusiveMaximum": "lt",
-    "multipleOf": "multiple_of",
-    "decimalPlaces": "decimal_places",
-}
+_PYTHON = {keyword: argument for argument, keyword in DECIMAL_BOUNDS.items()}
+"""The ``Field(...)`` argument that enforces each keyword on conversion."""
 _SAMPLES = ("19.99", "7", "-1.5")
 
 

@@ -4,7 +4,8 @@
 
 * bad arguments → the validator's ``invalid_arguments`` / ``rejected`` envelope;
 * a conversion that refuses the arguments (a pydantic validator, a ``ValueError`` in a converter) →
-  ``rejected`` with field errors;
+  ``rejected`` with field errors (a tool whose schema cannot state what its conversion enforces runs the
+  conversion in ``validate`` too, through :func:`conversion_check`);
 * parameters the runtime fills: toolkit's :class:`~toolkit.ToolContext` receives ``context``; a framework's
   context (``tool.contract.injected``) receives ``context.extras[name]`` (the adapter that runs the tool under
   its framework puts it there), its default when the call has none, and a required one without a value is a
@@ -29,7 +30,7 @@ import datetime as _dt
 import enum
 import inspect
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
@@ -42,7 +43,7 @@ from toolkit._validation._expected import format_path
 if TYPE_CHECKING:
     from toolkit._tool import Tool
 
-__all__ = ["call", "is_retryable", "safe_message", "to_jsonable"]
+__all__ = ["call", "conversion_check", "is_retryable", "safe_message", "to_jsonable"]
 
 _TRANSIENT: tuple[type[BaseException], ...] = (TimeoutError, ConnectionError, InterruptedError, BlockingIOError)
 
@@ -102,6 +103,23 @@ def _convert(tool: Tool, cleaned: dict[str, Any]) -> dict[str, Any] | ToolResult
         raise
     except Exception as exc:  # the arguments are well-formed but a domain rule in the conversion refused them
         return ToolResult("rejected", errors=_conversion_errors(exc))
+
+
+def conversion_check(converter: Callable[[dict[str, Any]], Any]) -> Callable[[Mapping[str, Any]], Any]:
+    """A domain check that converts the checked arguments as :func:`call` will and reports what the conversion
+    refuses: for a tool whose conversion enforces bounds its schema cannot state (a ``Decimal``'s ``Field(gt=0,
+    decimal_places=2)``), so that ``validate`` refuses what ``call`` would, with the same errors."""
+
+    def converts(args: Mapping[str, Any]) -> tuple[FieldError, ...]:
+        try:
+            converter(dict(args))
+        except ToolkitError:
+            raise
+        except Exception as exc:
+            return _conversion_errors(exc)
+        return ()
+
+    return converts
 
 
 def _conversion_errors(exc: Exception) -> tuple[FieldError, ...]:
