@@ -1,5 +1,5 @@
 """Lowering work shared by the tools of one document (:class:`Memo`), which the walker reads and fills through
-:func:`walk_parameter` and :func:`finish_parameter`.
+:func:`walk_parameter`, :func:`finish_parameter` and :func:`walk_reference`.
 
 A top-level parameter (a property of an OpenAPI ``args_schema``) is walked and finished once per document;
 later tools reuse the finished node itself (nodes are shared, so a lowered schema must never be mutated).
@@ -11,8 +11,12 @@ read pointing at the same schema. A root shares only when it says nothing but ``
 ``additionalProperties``, ``$defs``, ``description`` and ``title``: then each property is lowered on its own
 (with its own node budget) and finished as it is, whatever its siblings.
 
-Memoising the referenced schemas inlined *inside* a parameter was measured too and left out: keyed by the
-remaining reference depth, few of them repeat, and recording them cost more than it saved.
+Inside a parameter, each referenced schema inlined is walked once too (:func:`walk_reference`): the tools of a
+document inline the same definitions again and again. Its draft is kept and given to every later walk that
+meets it with room for what it inlined (a walk that cut a reference: at the same depth), with its losses,
+references read, nodes and work replayed. Drafts are shared, not copied: no walk changes a draft it did not
+build, and finishing (:meth:`~toolkit._lowering._walker.Walker.finish_node`) builds new nodes from a draft
+without changing it. Only the walk is shared, not the finish, which depends on what the draft is merged with.
 
 Whole roots repeat too: many operations take exactly the same arguments (Kubernetes' 1,121 operations have 472
 distinct ``args_schema`` roots). :meth:`Memo.root` gives the tools of one root a :class:`Root`, which keeps
@@ -38,7 +42,7 @@ if TYPE_CHECKING:
     from toolkit._lowering._dialect import Lowered
     from toolkit._lowering._walker import Walker
 
-__all__ = ["Memo", "Root", "finish_parameter", "walk_parameter"]
+__all__ = ["Memo", "Root", "finish_parameter", "walk_parameter", "walk_reference"]
 
 LossKey = tuple[str, str, str]
 """A loss's path, keyword and reason: one loss is kept per key (the first)."""
@@ -86,7 +90,7 @@ class Memo:
     """Work shared by the lowerings of the tools of one document (their ``$defs`` names must mean the same
     schemas). Finished parameter nodes are shared between tools: never mutate a lowered schema."""
 
-    __slots__ = ("by_content", "first", "first_roots", "origins", "parameters", "roots", "sizes")
+    __slots__ = ("by_content", "first", "first_roots", "origins", "parameters", "references", "roots", "sizes")
 
     parameters: dict[tuple[int, str, int, bool], tuple[Any, _Parameter]]
     """By the parameter schema's identity (the schema kept beside, so its id cannot be reused)."""
@@ -95,6 +99,10 @@ class Memo:
     first: dict[tuple[Any, ...], tuple[Any, _Parameter] | None]
     """The first parameter lowered at each place (path, depth, probe or not), its JSON text not yet taken: most
     places hold one parameter in a document, so the text is taken only when a second one comes (``None``)."""
+    references: dict[tuple[Any, ...], _Reference]
+    """Referenced schemas walked inside a parameter, by the target's identity, its pointer and whether the walk
+    is a budget probe; for a walk that cut a reference, also the reference depth and how many references were
+    being inlined around it (:func:`walk_reference`)."""
     origins: dict[int, str]
     """The ``args_schema`` pointer each node finished by the declaration budget's lowerings came from, by id."""
     sizes: dict[int, tuple[Any, int]]
@@ -107,6 +115,7 @@ class Memo:
 
     def __init__(self) -> None:
         self.parameters, self.by_content, self.first, self.origins, self.sizes = {}, {}, {}, {}, {}
+        self.references = {}
         self.roots, self.first_roots = {}, {}
 
     def root(self, schema: Mapping[str, Any]) -> Root | None:
@@ -232,16 +241,117 @@ def finish_parameter(walker: Walker, draft: Draft) -> dict[str, Any]:
     return finished
 
 
+class _Reference:
+    """One referenced schema walked inside a parameter: its draft (shared: no walk or finish changes a draft
+    once it is built) and what the walk did besides building it."""
+
+    __slots__ = ("checks", "draft", "height", "located", "losses", "need", "nodes", "target", "work")
+
+    target: Any
+    """The schema walked, kept so that its ``id`` in the key is not reused."""
+    draft: Draft
+    losses: tuple[tuple[LossKey, Loss], ...]
+    """Every loss the walk reported, each key once, in order (replayed as they are: they point into the
+    target's own pointer, which is in the key)."""
+    located: dict[Any, Any]
+    """Every ``$ref`` the walk read, with its target (added to a shared parameter's, checked before reuse)."""
+    checks: Located | None
+    nodes: int
+    work: int
+    height: int
+    """How many nesting levels below the target the walk read (the nesting cut must not fall within them)."""
+    need: int
+    """How many references the walk met nested inside one another below the target (the reference depth it
+    needs left to cut none; 0: it met no reference)."""
+
+    def __init__(self, target: Any, draft: Draft, losses: tuple[tuple[LossKey, Loss], ...], located: dict[Any, Any]):
+        self.target, self.draft, self.losses, self.located, self.checks = target, draft, losses, located, None
+        self.nodes = self.work = self.height = self.need = 0
+
+
+def walk_reference(walker: Walker, target: Any, where: str, nesting: int) -> Draft:
+    """``walker.node(target, where, nesting)`` for a reference's target inlined inside a parameter (the target
+    already on ``walker.inlining``), walked once per memo; later the same draft, with the walk's losses,
+    references read, nodes and work replayed.
+
+    Inside a parameter, the walk of a target reads nothing of the path that led to it but the nesting level
+    (a nesting cut), the reference depth (a reference cut) and the references being inlined around it. The last
+    only decides whether a reference met again without reading into the value is checked for left recursion;
+    such a cycle through the target would have been met by its first walk too, which refused it (by that check
+    or by the check of a cut reference), so a recorded walk never needs it. A walk that cut no reference is the
+    same at any depth that leaves room for the references it inlined (:attr:`_Reference.need`); one that cut
+    is kept for its depth and the references being inlined around it (how many: its cut losses name the depth).
+    A replay that would fall within the nesting cut, run out of nodes or work, or read a reference that points
+    elsewhere in this document walks again, so the cut and the error fall exactly where they would.
+    """
+    memo = walker.references
+    assert memo is not None
+    around, probe = len(walker.inlining), walker.origins is not None
+    whole = (id(target), where, probe)
+    entry = memo.references.get(whole)
+    if entry is None or entry.need > walker.max_depth - around:
+        entry = memo.references.get((*whole, walker.max_depth, around))
+    if (
+        entry is not None
+        and entry.target is target
+        and nesting + entry.height <= walker.max_nesting
+        and walker.nodes + entry.nodes <= walker.max_nodes
+        and walker.work + entry.work <= walker.max_work
+        and _resolves(entry, walker.document)
+    ):
+        walker.nodes += entry.nodes
+        walker.work += entry.work
+        if nesting + entry.height > walker.deepest:
+            walker.deepest = nesting + entry.height
+        if entry.need and around + entry.need - 1 > walker.reach:
+            walker.reach = around + entry.need - 1
+        _replay(walker.losses, entry.losses)
+        if walker.located is not None:
+            walker.located.update(entry.located)
+        return entry.draft
+    losses, located, deepest, reach = walker.losses, walker.located, walker.deepest, walker.reach
+    nodes, work = walker.nodes, walker.work
+    walker.losses, walker.located, walker.deepest, walker.reach = {}, {}, nesting, 0
+    try:
+        draft = walker.node(target, where, nesting)
+    finally:
+        walked, read = walker.losses, walker.located
+        height, inner = walker.deepest - nesting, walker.reach
+        walker.losses, walker.located = losses, located
+        walker.deepest, walker.reach = max(deepest, walker.deepest), max(reach, inner)
+        _replay(losses, tuple(walked.items()))
+        if located is not None:
+            located.update(read)
+    if nesting + height <= walker.max_nesting:  # nothing was cut for nesting: the draft holds at any level
+        entry = _Reference(target, draft, tuple(walked.items()), read)
+        entry.nodes, entry.work, entry.height = walker.nodes - nodes, walker.work - work, height
+        entry.need = inner - around + 1 if inner else 0
+        cut = inner >= walker.max_depth
+        memo.references[(*whole, walker.max_depth, around) if cut else whole] = entry
+    return draft
+
+
+def _resolves(entry: _Reference, document: Refs) -> bool:
+    """Whether every reference the walk of ``entry`` read points at the same schema in ``document``."""
+    if entry.checks is None:
+        entry.checks = tuple((ref, defs_name(ref), target) for ref, target in entry.located.items())
+    return _same_targets(entry.checks, document)
+
+
 def _reusable(entry: _Parameter, document: Refs) -> bool:
     """Whether ``entry`` is fully lowered and every reference it read still points at the same schema."""
     if not entry.read_only and entry.finished is None:
         return False
     if entry.checks is None:
         entry.checks = tuple((ref, defs_name(ref), target) for ref, target in entry.located.items())
+    return _same_targets(entry.checks, document)
+
+
+def _same_targets(checks: Located, document: Refs) -> bool:
     defs = document.root.get("$defs")
     defs = defs if defs.__class__ is dict else {}
     try:
-        for ref, name, target in entry.checks:
+        for ref, name, target in checks:
             found = defs.get(name) if name is not None else document.locate(ref)[1]
             if found is not target:
                 return False

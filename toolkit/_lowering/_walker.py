@@ -25,8 +25,8 @@ Decisions a reader should know:
   budget is per parameter, so one parameter's result never depends on its siblings. Anything else that
   grows past the budget raises ``SchemaError`` (slug ``schema_too_large``).
 * Because a top-level parameter is lowered on its own, the tools of one document can share the work: given a
-  :class:`~toolkit._lowering._shared.Memo`, each shared parameter is lowered once and replayed after, with
-  exactly the same result, losses and budget (see :mod:`toolkit._lowering._shared`).
+  :class:`~toolkit._lowering._shared.Memo`, each shared parameter (and each reference inlined inside one) is
+  lowered once and replayed after, with exactly the same result, losses and budget (:mod:`._shared`).
 * Keywords that never constrain a value and have no place in a declaration are consumed without a loss:
   ``title`` (pydantic puts one on every field), ``$schema``, ``$id``, ``$anchor``, ``$dynamicAnchor``,
   ``$vocabulary``, ``$defs``/``definitions`` (inlined where referenced) and vendor extensions ``x-*``.
@@ -55,7 +55,7 @@ from toolkit._lowering._keywords import (
     number,
 )
 from toolkit._lowering._merge import Draft, copy_draft, merge_into, only_null, union_into
-from toolkit._lowering._shared import Memo, finish_parameter, walk_parameter
+from toolkit._lowering._shared import Memo, finish_parameter, walk_parameter, walk_reference
 from toolkit._schema import SHAREABLE_ROOT, Refs, check_references, escape
 
 __all__ = ["Site", "Walker"]
@@ -116,9 +116,11 @@ class Walker:
         """The references being inlined on the current path: target pointer, and ``reads`` when entered."""
         self.reads = 0
         """How many ``properties`` / ``items`` steps into the value the current path has taken."""
+        self.deepest = self.reach = 0  # the deepest nesting read; the most references inlined where one was met
         self.checked: dict[int, int] = {}
         self.losses: dict[tuple[str, str, str], Loss] = {}
         self.memo = memo if memo is not None and root.keys() <= SHAREABLE_ROOT else None
+        self.references = memo  # the referenced schemas inlined inside a parameter are shared under any root
         self.located: dict[Any, Any] | None = None
         """While a shared parameter is walked: the references it read, with their targets."""
         self.origins = origins
@@ -128,7 +130,7 @@ class Walker:
         return True
 
     def finish_node(self, draft: Draft) -> dict[str, Any]:
-        """Turn one draft node into the dialect's form (its children through :meth:`finish`)."""
+        """Turn one draft node into the dialect's form as a new node (its children through :meth:`finish`)."""
         raise NotImplementedError
 
     # -- driving ---------------------------------------------------------------------------------------
@@ -175,6 +177,8 @@ class Walker:
                 "a schema must be an object or a boolean",
                 slug="bad_schema",
             )
+        if nesting > self.deepest:
+            self.deepest = nesting
         if nesting > self.max_nesting:
             self.check(schema, path)
             self.lose(path, "", "...", f"nesting deeper than {self.max_nesting} levels is cut here")
@@ -370,6 +374,8 @@ class Walker:
         where, target = self.document.locate(value, site.path)
         if self.located is not None:
             self.located[value] = target
+        if len(self.inlining) > self.reach:
+            self.reach = len(self.inlining)
         for pointer, reads in reversed(self.inlining):
             if pointer == where:
                 if reads == self.reads:  # back at a reference being inlined, without reading into the value
@@ -386,7 +392,10 @@ class Walker:
             return
         self.inlining.append((where, self.reads))
         try:
-            draft = self.node(target, where, site.nesting + 1)
+            if self.in_parameter and self.references is not None:
+                draft = walk_reference(self, target, where, site.nesting + 1)
+            else:
+                draft = self.node(target, where, site.nesting + 1)
         finally:
             self.inlining.pop()
         adopt(site, key, draft)

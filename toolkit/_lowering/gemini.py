@@ -136,8 +136,10 @@ class GeminiWalker(Walker):
 
     def finish_node(self, draft: Draft) -> dict[str, Any]:
         """Turn a draft into a node of the subset (its children through :meth:`finish`), reporting what has to
-        change."""
+        change. The draft itself is left as it is (the node is a new dict): a draft inlined from a reference may
+        be shared (:func:`~toolkit._lowering._shared.walk_reference`)."""
         self.spend()
+        draft = dict(draft)
         path: str = draft.pop("$path", "")
         const = draft.pop("$const", False)
         if draft.pop("$readOnly", False):
@@ -204,6 +206,8 @@ class GeminiWalker(Walker):
                     del extra["default"]
             if names and kind in (None, "OBJECT"):
                 extra["$readOnlyNames"] = names
+            if extra or nullable:
+                branch = dict(branch)  # the draft's own branch is left as it is
             if extra:
                 merge_into(branch, copy_draft(extra), path, self.lose)
                 if extra.keys() - {"default"}:
