@@ -5,8 +5,8 @@ Sizes are measured here independently (``json.dumps`` of ``tool.declaration``), 
 google-genai's own ``FunctionDeclaration`` (the oracle) and by the subset rules, and every loss is looked up
 in ``args_schema`` where it says it is.
 
-Internals: the budget's own parts (``_lowering._budget``: reductions, sizes, the probe), ``Memo``, ``Refs``,
-``summarise`` and ``build_tool``, tested as units.
+Internals: the budget's own parts (``_lowering._budget``: reductions, the probe; ``_lowering._size``: sizes),
+``Memo``, ``Refs``, ``summarise`` and ``build_tool``, tested as units.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from toolkit._lowering._budget import (
     LARGE_ENUM,
     REDUCTIONS,
     Reduction,
-    _bytes,
     declaration_bytes,
     tokens,
 )
+from toolkit._lowering._size import json_bytes
 from toolkit._lowering.gemini import violations
 from toolkit._openapi import summarise
 from toolkit._schema import Refs
@@ -138,7 +138,7 @@ def test_the_fast_size_is_the_standard_encoders(value: Any) -> None:
             declaration_bytes({"value": value})
         return
     assert declaration_bytes({"value": value}) == expected + len('{"value":}')
-    assert _bytes(value) == expected
+    assert json_bytes(value) == expected
 
 
 @pytest.mark.parametrize(
@@ -148,7 +148,7 @@ def test_the_fast_size_is_the_standard_encoders(value: Any) -> None:
 def test_values_orjson_writes_otherwise_are_measured_as_json_writes_them(value: Any) -> None:
     expected = len(json.dumps({"v": value}, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
     assert declaration_bytes({"v": value}) == expected
-    assert _bytes(value) == len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    assert json_bytes(value) == len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
 def test_a_declaration_within_its_budget_is_left_as_lowered() -> None:
@@ -179,7 +179,8 @@ def test_shared_budget_lowerings_and_sizes_equal_fresh_ones() -> None:
     """Lowerings for the budget shared through a memo (a parameter lowered once per depth, each argument's node
     measured once) give what fresh ones give: the same schema, losses, origins of every node, and size."""
     from toolkit._lowering import Memo
-    from toolkit._lowering._budget import _probe, _size, declaration_bytes
+    from toolkit._lowering._budget import _probe
+    from toolkit._lowering._size import declaration_bytes, declaration_size
 
     tree, nested = recursive_tree(), nested_inline()
     schema = {
@@ -195,7 +196,9 @@ def test_shared_budget_lowerings_and_sizes_equal_fresh_ones() -> None:
         assert shared.losses == fresh.losses
         assert _origins(shared) == _origins(fresh)
         whole = declaration_bytes({"name": "grow", "description": "Grow a tree.", "parameters": fresh.schema})
-        assert _size(contract, shared.schema, memo.sizes) == whole == _size(contract, fresh.schema)
+        assert (
+            declaration_size(contract, shared.schema, memo.sizes) == whole == declaration_size(contract, fresh.schema)
+        )
     assert memo.sizes
 
 
