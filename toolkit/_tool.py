@@ -18,8 +18,9 @@ from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
 from toolkit._lints import LintMemo, lint, lint_contract
 from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, payload
-from toolkit._lowering._budget import DEFAULT, Budget, BudgetFit, chosen_budget, declaration_bytes, fit, tokens
+from toolkit._lowering._budget import DEFAULT, Budget, BudgetFit, chosen_budget, fit
 from toolkit._lowering._shared import Root
+from toolkit._lowering._size import declaration_bytes, tokens
 from toolkit._lowering.gemini import has_arguments
 from toolkit._schema import has_silent_objects
 from toolkit._validation import domain_rules, enforced_schema

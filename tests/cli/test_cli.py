@@ -673,7 +673,7 @@ def test_lower_summary_shows_each_declaration_size_and_the_total(
 
     import toolkit as tk
     from toolkit._commands import lower
-    from toolkit._lowering._budget import tokens
+    from toolkit._lowering._size import tokens
 
     spec = tmp_path / "api.json"
     spec.write_text(json.dumps(_recursive_spec()), encoding="utf-8")

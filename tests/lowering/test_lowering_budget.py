@@ -29,10 +29,8 @@ from toolkit._lowering._budget import (
     LARGE_ENUM,
     REDUCTIONS,
     Reduction,
-    declaration_bytes,
-    tokens,
 )
-from toolkit._lowering._size import json_bytes
+from toolkit._lowering._size import declaration_bytes, json_bytes, tokens
 from toolkit._lowering.gemini import violations
 from toolkit._openapi import summarise
 from toolkit._schema import Refs

@@ -17,7 +17,7 @@ from toolkit._contract import TOOL_NAME, Severity
 from toolkit._lints._promises import Finding, promised_format
 from toolkit._lints._subject import MAX_NESTING, Subject, containers, types
 from toolkit._lints._words import money_word
-from toolkit._lowering._budget import tokens
+from toolkit._lowering._size import tokens
 from toolkit._regex import lazy
 
 __all__ = [

@@ -58,7 +58,7 @@ from toolkit._contract import Loss, ToolContract
 from toolkit._exceptions import SchemaError
 from toolkit._lowering._dialect import Lowered
 from toolkit._lowering._shared import Memo, Root
-from toolkit._lowering._size import declaration_bytes, declaration_size, tokens
+from toolkit._lowering._size import declaration_size, tokens
 from toolkit._lowering.gemini import MAX_NESTING, MAX_NODES, GeminiWalker, has_arguments
 from toolkit._regex import lazy
 from toolkit._schema import Refs
@@ -75,10 +75,8 @@ __all__ = [
     "budget_summary",
     "check_budget",
     "chosen_budget",
-    "declaration_bytes",
     "fit",
     "over_toolset_budget",
-    "tokens",
 ]
 
 DEFAULT_BUDGET = 8 * 1024

@@ -26,7 +26,7 @@ from toolkit._display import Displayable, Renderer, displayed_by
 from toolkit._display._markup import esc, html_table, wrap
 from toolkit._eval import evaluate
 from toolkit._from_python import from_function
-from toolkit._lowering._budget import tokens
+from toolkit._lowering._size import tokens
 from toolkit._openapi import from_openapi
 from toolkit._paste import Draft, Source, source_of
 from toolkit._tool import Tool, Toolset
