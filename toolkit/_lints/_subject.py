@@ -15,10 +15,11 @@ from toolkit._contract import FrameworkSource, Injected
 from toolkit._lints._words import NOTHING, Reading, read
 from toolkit._schema import Refs, follow, schema_types
 
-__all__ = ["MAX_NESTING", "Field", "Subject", "containers", "types", "walk"]
+__all__ = ["MAX_NESTING", "WALK_LIMIT", "Field", "Subject", "containers", "types", "walk"]
 
 MAX_NESTING = 2
-_WALK_LIMIT = MAX_NESTING + 2  # deep enough to see a violation, shallow enough to stop recursive schemas
+WALK_LIMIT = MAX_NESTING + 2
+"""The deepest field :func:`walk` lists: deep enough to see a violation, shallow enough to stop recursive schemas."""
 _UNION_HOPS = 32
 _NULL = frozenset({"null"})
 
@@ -52,6 +53,13 @@ class Field:
             found = (schema,)
         self.branches: tuple[Mapping[str, Any], ...] = found
 
+    def at(self, path: str) -> Field:
+        """This field at another path (the same schema reached another way): everything else is kept as is."""
+        moved = Field.__new__(Field)
+        moved.path, moved.name, moved.schema, moved.depth = path, self.name, self.schema, self.depth
+        moved.description, moved.reading, moved.branches = self.description, self.reading, self.branches
+        return moved
+
     def __repr__(self) -> str:
         return f"Field({self.path!r}, depth={self.depth})"
 
@@ -59,7 +67,7 @@ class Field:
 @dataclass(slots=True)
 class Subject:
     """What the rules look at: the tool's name, description, root schema and every field (read-only, made once
-    per tool and per shared parameter, so not frozen: see :class:`Field`)."""
+    per tool and per shared field, so not frozen: see :class:`Field`)."""
 
     name: str
     description: str
@@ -113,7 +121,7 @@ class Subject:
 def walk(refs: Refs, node: Any, prefix: str, depth: int) -> Iterator[Field]:
     """Every property below ``node`` (through arrays and unions), down to a bounded depth."""
     node = follow(node, refs)
-    if depth > _WALK_LIMIT or not (node.__class__ is dict or (node is not None and isinstance(node, Mapping))):
+    if depth > WALK_LIMIT or not (node.__class__ is dict or (node is not None and isinstance(node, Mapping))):
         return
     for container in containers(refs, node):
         properties = container.get("properties")
