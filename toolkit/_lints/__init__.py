@@ -27,7 +27,7 @@ from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
 from toolkit._lints._decimals import CONVERTED_KEYWORDS
 from toolkit._lints._promises import Finding
-from toolkit._lints._shared import Group, LintMemo
+from toolkit._lints._shared import FieldRules, LintMemo
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
 from toolkit._schema import SHAREABLE_ROOT, Refs
 
@@ -52,7 +52,7 @@ class Rule(NamedTuple):
 def lint(tool: Tool, memo: LintMemo | None = None) -> tuple[Lint, ...]:
     """Run every rule of :data:`CATALOGUE` over ``tool``; findings in catalogue order, then parameter order.
 
-    ``memo`` (one :class:`LintMemo` for the tools of one document) judges each shared top-level parameter once.
+    ``memo`` (one :class:`LintMemo` for the tools of one document) judges each shared property schema once.
     """
     fit = tool.budget_fit
     over = fit.budget if fit is not None and fit.over else None
@@ -121,24 +121,21 @@ def _lint_shared(
     contract: ToolContract, declaration_bytes: int | None, memo: LintMemo, over_budget: int | None
 ) -> tuple[Lint, ...]:
     """:func:`lint` with the field rules' findings of each top-level parameter taken from (or put in) ``memo``;
-    the same findings in the same order, and rules run in the same order."""
+    the same findings in the same order."""
     schema = contract.args_schema
     refs = Refs(schema)
-    groups = [memo.group(refs, name, sub) for name, sub in schema["properties"].items()]
-    kept = [group for group in groups if group is not None]
+    groups = [memo.group(refs, name, sub, _FIELD_RULES) for name, sub in schema["properties"].items()]
     subject = Subject(  # for the tool-level rules, which read no field below the top level
         contract.name,
         contract.description or "",
         schema,
-        tuple(group.fields[0] for group in kept),
+        tuple(field for group in groups if (field := group.field) is not None),
         refs,
         declaration_bytes,
         over_budget,
     )
     by_rule: dict[str, list[Lint]] = {}  # the field rules' findings, group by group (most groups have none)
-    for group in kept:
-        if not group.judged:
-            _judge(group)
+    for group in groups:
         for code, lints in group.found:
             by_rule.setdefault(code, []).extend(lints)
     found: dict[tuple[str, str], Lint] = {}
@@ -151,20 +148,6 @@ def _lint_shared(
             level = severity[0] if severity else rule.severity
             found.setdefault((rule.code, path), Lint(rule.code, rule.slug, level, path, message, fix))
     return tuple(found.values())
-
-
-def _judge(group: Group) -> dict[str, tuple[Lint, ...]]:
-    """Every field rule's findings for one top-level parameter's fields, in catalogue order, once."""
-    subject = Subject("", "", {}, group.fields, group.refs)
-    for rule in _FIELD_CATALOGUE:
-        found: dict[str, Lint] = {}
-        for path, message, fix, *severity in rule.check(subject):
-            level = severity[0] if severity else rule.severity
-            found.setdefault(path, Lint(rule.code, rule.slug, level, path, message, fix))
-        group.findings[rule.code] = tuple(found.values())
-    group.found = tuple((code, lints) for code, lints in group.findings.items() if lints)
-    group.judged, group.read = True, None  # the rules may have read more references: list them again
-    return group.findings
 
 
 def _framework_view(source: FrameworkSource | None) -> dict[str, Any]:
@@ -364,8 +347,15 @@ FIELD_RULES = frozenset(
     | {"TK801", "TK802", "TK803", "TK804", "TK805", "TK806", "TK807", "TK808", "TK809", "TK810"}
 )
 """The rules that judge each field alone (from its schema, name, path, depth and words, references resolved):
-their findings for a top-level parameter's fields are the same in every tool that has that parameter. A Python
+what they find in a field is the same wherever its schema is reached at its depth, but for the path it names
+(:mod:`._shared` judges each such field once per document and names each finding's path again). A Python
 ``Decimal``'s bounds checked on conversion (:attr:`Subject.converted`) are read from the tool's losses, so a
 tool that has any is linted alone. The others judge the tool (name, description, size, the number of top-level
 parameters, the framework's schema)."""
-_FIELD_CATALOGUE = tuple(rule for rule in CATALOGUE if rule.code in FIELD_RULES)
+PROMISE_RULES = frozenset({"TK801", "TK802", "TK803", "TK804", "TK805", "TK806", "TK807", "TK808", "TK809", "TK810"})
+"""The field rules that read only the fields whose description promises something (:attr:`Subject.promises`,
+:attr:`Subject.promising`): a field whose description promises nothing gets no finding from them."""
+_FIELD_RULES = FieldRules(
+    tuple(rule for rule in CATALOGUE if rule.code in FIELD_RULES),
+    tuple(rule for rule in CATALOGUE if rule.code in FIELD_RULES - PROMISE_RULES),
+)
