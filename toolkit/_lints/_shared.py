@@ -155,7 +155,7 @@ class LintMemo:
         found = self.groups.get(key)
         if found is not None and found.source is schema and self._same(refs, found):
             return found
-        text = json_text_key(schema)  # not this object: perhaps the same JSON, built afresh for another operation
+        text = _text_key(schema)  # not this object: perhaps the same JSON, built afresh for another operation
         found = self.by_content.get((text, name)) if text is not None else None
         if found is None or not self._same(refs, found):
             found = self._group(RecordingRefs(refs), name, schema, rules)
@@ -189,7 +189,7 @@ class LintMemo:
             key = (id(kept_by), name, depth)
             node = self.nodes.get(key)
             if node is None or node.source is not kept_by or not self._same(refs, node):
-                text = json_text_key(schema)  # perhaps the same JSON, built afresh for another operation
+                text = _text_key(schema)  # perhaps the same JSON, built afresh for another operation
                 node = self.nodes_by_content.get((text, name, depth)) if text is not None else None
                 if node is None or not self._same(refs, node):
                     node = self._make(refs, kept_by, resolved, name, path, depth, rules)
@@ -286,6 +286,13 @@ def _found(node: Node, refs: Refs, rules: FieldRules) -> tuple[tuple[str, tuple[
         if at_path:
             found.append((rule.code, tuple(at_path.values())))
     return tuple(found)
+
+
+def _text_key(schema: Any) -> bytes | None:
+    """The schema's JSON text as a key (:func:`~toolkit._canonical.json_text_key`), copied into a bytes object of
+    its own size: the memo keeps one per schema, and orjson's own leaves room to grow (about 4 KiB each)."""
+    text = json_text_key(schema)
+    return None if text is None else bytes(memoryview(text))
 
 
 def _kept_by(schema: Any, resolved: Any) -> Any:
