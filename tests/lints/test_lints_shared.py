@@ -2,15 +2,24 @@
 each tool's lints must be exactly those of the tool linted alone, in the same order, with every finding's path
 and words naming the place it is at, wherever the shared schema is reached from.
 
-Internals: ``_lints.lint`` lints a built tool alone (no memo), the oracle the shared build is held to.
+Internals: ``_lints.lint`` lints a built tool alone (no memo), the oracle the shared build is held to; the
+catalogue, ``PROMISE_RULES``, ``Subject`` and ``walk``, to hold the claim the sharing rests on (the promise rules
+read only the fields whose words promise something).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from locations import CORPUS
+
 import toolkit as tk
-from toolkit._lints import lint
+from toolkit._lints import CATALOGUE, PROMISE_RULES, Subject, lint
+from toolkit._lints._subject import walk
+from toolkit._schema import Refs
+
+_SPEC = "slack-web-swagger2"
 
 _ADDRESS = {
     "type": "object",
@@ -74,3 +83,26 @@ def test_shared_schemas_are_linted_as_each_tool_alone_at_their_own_paths() -> No
     # the shared address is judged once but reported at each place it is reached
     assert {"to.line", "parcel.back.line", "from.line"} <= by_path["TK102"]
     assert {"to.shipped_at", "parcel.back.shipped_at", "from.shipped_at"} <= by_path["TK401"]
+
+
+@pytest.mark.skipif(not (CORPUS / f"{_SPEC}.json").exists(), reason="the shared corpus (../shared) is absent")
+def test_the_promise_rules_read_only_fields_that_promise_something() -> None:
+    # The shared lint skips PROMISE_RULES on fields whose description promises nothing; that is only true while
+    # each of them reads Subject.promising alone. With no field promising, none of them may find anything on
+    # real tools (a rule that reads every field fails here: it finds what the words rules would not).
+    toolset = tk.from_openapi(CORPUS / f"{_SPEC}.json", "t", select="all")
+    promise_rules = [rule for rule in CATALOGUE if rule.code in PROMISE_RULES]
+    assert len(promise_rules) == len(PROMISE_RULES)
+    found_any = False
+    for tool in toolset.tools:
+        schema = tool.contract.args_schema
+        refs = Refs(schema)
+        subject = Subject(tool.name, tool.description, schema, tuple(walk(refs, schema, "", 1)), refs)
+        promising = {field.path for field in subject.promising}
+        for rule in promise_rules:
+            paths = [path for path, *_ in rule.check(subject)]
+            assert set(paths) <= promising, (tool.name, rule.code)
+            found_any = found_any or bool(paths)
+        subject.promising = ()
+        assert [rule.code for rule in promise_rules if list(rule.check(subject))] == [], tool.name
+    assert found_any  # the spec's words promise what its schemas do not hold somewhere: the rules ran
