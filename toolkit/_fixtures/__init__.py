@@ -24,15 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from os import PathLike
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from toolkit._canonical import json_copy
 from toolkit._contract import CONVERTED
 from toolkit._fixtures._families import OMIT, Case, Param, Setting, param_cases
 from toolkit._fixtures._fixture import EXPECTED, Fixture, Fixtures, load_fixtures
 from toolkit._fixtures._nested import NESTED_CAP, nested_sites, place, sample
 from toolkit._fixtures._report import FixtureReport, FixtureRow, verdict
-from toolkit._fixtures._values import NO_VALUE, decimal_example, example
-from toolkit._schema import Refs, Resolve, check_references, schema_types, unescape
+from toolkit._fixtures._values import EXAMPLE, NO_VALUE, decimal_example, example
+from toolkit._schema import Refs, Resolve, check_references, schema_types
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._compile import refuses_unlisted
 from toolkit._validation._expected import format_path
@@ -44,10 +45,8 @@ __all__ = ["EXPECTED", "NESTED_CAP", "Fixture", "FixtureReport", "FixtureRow", "
 __all__ += ["load_fixtures"]
 
 
-def _params(tool: Tool, resolve: Resolve) -> list[Param]:
-    schema = tool.contract.args_schema
+def _params(schema: Mapping[str, Any], resolve: Resolve) -> list[Param]:
     required = set(schema.get("required") or ())
-    converted = _converted(tool)
     out: list[Param] = []
     for name, raw in (schema.get("properties") or {}).items():
         inner, _ = core(raw, resolve)
@@ -57,21 +56,30 @@ def _params(tool: Tool, resolve: Resolve) -> list[Param]:
         types = schema_types(raw, resolve)
         default = default_of(raw, resolve)
         default = NO_VALUE if default is NO_DEFAULT else default
-        valid = decimal_example(converted[name]) if name in converted else example(inner, resolve)
+        valid = example(inner, resolve)
         nullable = types is None or "null" in types
         out.append(Param(name, inner, name in required, nullable, valid, default, resolve, types))
     return out
 
 
-def _converted(tool: Tool) -> dict[str, dict[str, Any]]:
-    """By top-level parameter, the bounds its conversion checks and its schema cannot state (a ``Decimal``'s):
-    its example must meet them too, or the baseline call would be refused."""
-    found: dict[str, dict[str, Any]] = {}
+def _with_examples(tool: Tool) -> Mapping[str, Any]:
+    """``args_schema``, with each node whose conversion checks bounds the schema cannot state (a ``Decimal``'s,
+    recorded as losses) given the example that meets them (:data:`EXAMPLE`), wherever it is: a top-level
+    parameter, an array's items, a model's field in ``$defs``. Without it the baseline call would be refused."""
+    bounds: dict[str, dict[str, Any]] = {}
     for loss in tool.contract.source_losses:
-        parent, _, name = loss.path.rpartition("/")
-        if loss.reason == CONVERTED and parent == "/properties":
-            found.setdefault(unescape(name), {})[loss.keyword] = loss.value
-    return found
+        if loss.reason == CONVERTED:
+            bounds.setdefault(loss.path, {})[loss.keyword] = loss.value
+    schema = tool.contract.args_schema
+    if not bounds:
+        return schema
+    view: Any = json_copy(schema)
+    refs = Refs(view)
+    for pointer, kept in bounds.items():
+        node = refs.lookup("#" + pointer)
+        if isinstance(node, dict):
+            node[EXAMPLE] = decimal_example(kept)
+    return cast("Mapping[str, Any]", view)
 
 
 def _setting(tool: Tool) -> Setting:
@@ -158,9 +166,10 @@ def fixtures(
 
     Every top-level parameter gets every family that applies; nested fields get a deterministic sample of
     at most ``nested_cap`` fixtures (``None``: all of them), counted in :attr:`Fixtures.nested`."""
-    resolve = Refs(tool.contract.args_schema)
-    check_references(tool.contract.args_schema, resolve)  # the validator's refusals, with its slugs
-    params = _params(tool, resolve)
+    check_references(tool.contract.args_schema, Refs(tool.contract.args_schema))  # the validator's refusals
+    schema = _with_examples(tool)
+    resolve = Refs(schema)
+    params = _params(schema, resolve)
     setting = _setting(tool)
     missing = [p for p in params if p.required and p.valid is NO_VALUE]
     found: list[Fixture] = []

@@ -23,7 +23,7 @@ from toolkit._validation._combinators import NO_DEFAULT, core, default_of
 from toolkit._validation._formats import FORMAT_EXAMPLES, check_format
 from toolkit._validation._pattern import Pattern, PatternLimitError, compile_pattern
 
-__all__ = ["NO_VALUE", "core", "decimal_example", "example", "pattern_example"]
+__all__ = ["EXAMPLE", "NO_VALUE", "core", "decimal_example", "example", "pattern_example"]
 
 
 NO_VALUE: Any = type("NoValue", (), {"__repr__": lambda self: "NO_VALUE", "__bool__": lambda self: False})()
@@ -32,15 +32,24 @@ _CATEGORY_CHAR = {"CATEGORY_DIGIT": "0", "CATEGORY_WORD": "a", "CATEGORY_SPACE":
 _CATEGORY_CHAR |= {"CATEGORY_NOT_DIGIT": "a", "CATEGORY_NOT_WORD": "-", "CATEGORY_NOT_SPACE": "a"}
 
 
+EXAMPLE = "x-toolkit-example"
+"""A value a node of the fixtures' view of ``args_schema`` is given, which :func:`example` returns for it: one that
+meets what the tool's conversion checks beyond the schema (:func:`decimal_example`)."""
+
+
 def example(schema: Any, resolve: Resolve, depth: int = 0) -> Any:
     """A value ``schema`` accepts, or :data:`NO_VALUE`."""
     if schema is True or schema == {}:
         return "example"
     if not isinstance(schema, Mapping) or depth > 8:
         return NO_VALUE
+    if EXAMPLE in schema:
+        return schema[EXAMPLE]
     schema, _ = core(schema, resolve)
     if not isinstance(schema, Mapping):
         return example(schema, resolve, depth + 1)
+    if EXAMPLE in schema:
+        return schema[EXAMPLE]
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list):
