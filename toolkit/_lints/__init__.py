@@ -29,7 +29,7 @@ from toolkit._lints._decimals import CONVERTED_KEYWORDS
 from toolkit._lints._promises import Finding
 from toolkit._lints._shared import FieldRules, LintMemo
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
-from toolkit._schema import SHAREABLE_ROOT, Refs
+from toolkit._schema import SHAREABLE_ROOT, Refs, unescape
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
@@ -102,7 +102,7 @@ def _converted(losses: tuple[Loss, ...]) -> dict[str, frozenset[str]]:
     for loss in losses:
         parent, _, name = loss.path.rpartition("/")
         if loss.keyword in CONVERTED_KEYWORDS and parent.endswith("/properties") and name:
-            found.setdefault(name.replace("~1", "/").replace("~0", "~"), set()).add(loss.keyword)
+            found.setdefault(unescape(name), set()).add(loss.keyword)
     return {name: frozenset(keywords) for name, keywords in found.items()}
 
 
