@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from locations import TESTS
+from module_support import load_module
 
 from toolkit.runtime import Ledger
 
@@ -33,7 +34,12 @@ WORKER = TESTS / "runtime_workers" / "transfer_worker.py"
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, Path]:
-    return {"ledger": tmp_path / "ledger.sqlite3", "external": tmp_path / "external.sqlite3", "tmp": tmp_path}
+    """The ledger, the external system's file (made here, as the worker makes it, before any worker runs: racing
+    workers would each try to switch a new file to WAL, which SQLite refuses at once to all but one) and a
+    scratch folder."""
+    external = tmp_path / "external.sqlite3"
+    load_module("transfer_worker", WORKER).external(str(external)).close()
+    return {"ledger": tmp_path / "ledger.sqlite3", "external": external, "tmp": tmp_path}
 
 
 def _command(files: dict[str, Path], *extra: str) -> list[str]:
@@ -47,6 +53,18 @@ def run_worker(files: dict[str, Path], *extra: str) -> subprocess.CompletedProce
 def envelope(process: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert process.returncode == 0, process.stderr
     return json.loads(process.stdout)  # type: ignore[no-any-return]
+
+
+def outputs_of(workers: list[subprocess.Popen[str]]) -> list[str]:
+    """What each racing worker printed; a worker still running when one fails is killed, not left to another
+    test."""
+    try:
+        return [worker.communicate(timeout=180)[0] for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.communicate()
 
 
 def effects(path: Path, table: str = "effects") -> list[tuple[Any, ...]]:
@@ -116,7 +134,7 @@ def test_processes_racing_on_one_key_make_exactly_one_effect(files: dict[str, Pa
     parties = 3
     extra = ("--mode", mode, "--wait", "20", "--barrier", str(barrier), "--parties", str(parties))
     workers = [subprocess.Popen(_command(files, *extra), stdout=subprocess.PIPE, text=True) for _ in range(parties)]
-    outputs = [json.loads(worker.communicate(timeout=180)[0]) for worker in workers]
+    outputs = [json.loads(out) for out in outputs_of(workers)]
     assert all(worker.returncode == 0 for worker in workers)
     assert [o["status"] for o in outputs] == ["ok"] * parties
     assert sum("replay" not in o for o in outputs) == 1
@@ -133,7 +151,7 @@ def test_racers_meeting_an_in_flight_claim_get_a_retryable_error_not_a_second_ef
     parties = 3
     extra = ("--barrier", str(barrier), "--parties", str(parties), "--hold")
     workers = [subprocess.Popen(_command(files, *extra), stdout=subprocess.PIPE, text=True) for _ in range(parties)]
-    outputs = [json.loads(worker.communicate(timeout=180)[0]) for worker in workers]
+    outputs = [json.loads(out) for out in outputs_of(workers)]
     winners = [o for o in outputs if o["status"] == "ok"]
     losers = [o for o in outputs if o["status"] != "ok"]
     assert len(winners) == 1

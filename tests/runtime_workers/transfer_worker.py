@@ -31,8 +31,12 @@ from toolkit.runtime import DEDUPE_KEY_EXTRA, Ledger, idempotent, ledger_connect
 
 
 def external(path: str) -> sqlite3.Connection:
+    """The external system's file, made on first use. Switching a file to WAL needs it alone, and SQLite
+    refuses at once (no busy wait) while another process holds it: the test makes the file before workers race
+    (``files`` fixture), and a worker switches only a file that is not in WAL yet."""
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("CREATE TABLE IF NOT EXISTS effects (key TEXT NOT NULL, amount INTEGER NOT NULL, pid INTEGER)")
     return conn
 
