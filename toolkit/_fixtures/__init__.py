@@ -166,9 +166,9 @@ def fixtures(
 
     Every top-level parameter gets every family that applies; nested fields get a deterministic sample of
     at most ``nested_cap`` fixtures (``None``: all of them), counted in :attr:`Fixtures.nested`."""
-    check_references(tool.contract.args_schema, Refs(tool.contract.args_schema))  # the validator's refusals
     schema = _with_examples(tool)
     resolve = Refs(schema)
+    check_references(schema, resolve)  # the validator's refusals, with its slugs (the view has the same $refs)
     params = _params(schema, resolve)
     setting = _setting(tool)
     missing = [p for p in params if p.required and p.valid is NO_VALUE]

@@ -178,8 +178,7 @@ def decimal_example(bounds: Mapping[str, Any]) -> Any:
                 judge.validate_python(candidate)
             except ValidationError:
                 continue
-            text = format(candidate.normalize() if candidate else Decimal(0), "f")
-            return text
+            return format(candidate.normalize() if candidate else Decimal(0), "f")
     return NO_VALUE
 
 

@@ -19,13 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from toolkit._contract import FrameworkSource, Lint, Loss, Severity, ToolContract
+from toolkit._contract import CONVERTED, FrameworkSource, Lint, Loss, Severity, ToolContract
 from toolkit._exceptions import ToolkitError
 from toolkit._lints import _contradictions as contradictions
 from toolkit._lints import _frameworks as framework
 from toolkit._lints import _promises as promises
 from toolkit._lints import _rules as rules
-from toolkit._lints._decimals import CONVERTED_KEYWORDS
 from toolkit._lints._promises import Finding
 from toolkit._lints._shared import FieldRules, LintMemo
 from toolkit._lints._subject import MAX_NESTING, Field, Subject, walk
@@ -101,7 +100,7 @@ def _converted(losses: tuple[Loss, ...]) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     for loss in losses:
         parent, _, name = loss.path.rpartition("/")
-        if loss.keyword in CONVERTED_KEYWORDS and parent.endswith("/properties") and name:
+        if loss.reason == CONVERTED and parent.endswith("/properties") and name:
             found.setdefault(unescape(name), set()).add(loss.keyword)
     return {name: frozenset(keywords) for name, keywords in found.items()}
 

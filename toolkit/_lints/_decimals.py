@@ -18,12 +18,8 @@ from typing import Any
 
 from toolkit._contract import DECIMAL_BOUNDS
 
-__all__ = ["CONVERTED_KEYWORDS", "is_decimal_string", "pattern_for", "python_bounds", "refuses"]
+__all__ = ["is_decimal_string", "pattern_for", "python_bounds", "refuses"]
 
-CONVERTED_KEYWORDS = frozenset(
-    {"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "decimalPlaces"}
-)
-"""The bounds a Python ``Decimal`` keeps as losses and enforces when the argument is converted."""
 _PYTHON = {keyword: argument for argument, keyword in DECIMAL_BOUNDS.items()}
 """The ``Field(...)`` argument that enforces each keyword on conversion."""
 _SAMPLES = ("19.99", "7", "-1.5")
