@@ -45,6 +45,7 @@ from typing import Any
 
 import yaml
 
+import toolkit._lints as lints
 import toolkit._openapi as openapi
 import toolkit._tool as tool_module
 from toolkit._canonical import json_copy
@@ -61,9 +62,10 @@ STAGES: dict[str, tuple[Any, str]] = {
     "lower": (tool_module, "lower"),
     "enforce": (tool_module, "check_enforceable"),
     "fit": (tool_module, "fit"),
-    "lint": (tool_module, "lint_contract"),
+    "lint": (lints, "lint"),
 }
-"""Stage name → (module, the name ``from_openapi`` calls it by there)."""
+"""Stage name → (module, the name ``from_openapi`` calls it by there; ``build_tool`` imports the lints' ``lint``
+where it calls it, so it is wrapped in its own module)."""
 
 
 def specs() -> dict[str, Path]:

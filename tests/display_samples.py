@@ -76,7 +76,9 @@ def order_tool(description: str = "Look up one order by id. Use before answering
         method="get",
         path="/orders/{orderId}",
     )
-    return Tool(contract=contract, parameters=_PARAMETERS, lowering_losses=LOSSES, lints=LINTS)
+    tool = Tool(contract=contract, parameters=_PARAMETERS, lowering_losses=LOSSES)
+    tool._artefacts.lints = LINTS  # the sample shows these lints, whatever the catalogue would find in it
+    return tool
 
 
 def bare_tool() -> Tool:

@@ -1,8 +1,8 @@
 """The public tool objects: :class:`Tool`, :class:`Toolset` and :class:`Rejection`.
 
 A :class:`Tool` is a frozen bundle of a :class:`~toolkit._contract.ToolContract`, its lowered declaration,
-the losses and lints found on the way, and the boundary policy. It holds no logic of its own: validation,
-calling and display are delegated to their stage modules.
+the losses found on the way, and the boundary policy (its lints are found when first read). It holds no logic of
+its own: validation, linting, calling and display are delegated to their stage modules.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from toolkit._context import ToolContext
 from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
 from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
-from toolkit._lints import LintMemo, lint, lint_contract
 from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, payload
 from toolkit._lowering._budget import DEFAULT, Budget, BudgetFit, chosen_budget, fit
 from toolkit._lowering._shared import Root
@@ -27,10 +26,10 @@ from toolkit._validation import domain_rules, enforced_schema
 from toolkit._validation import validate as validate_args
 from toolkit._validation._enforce import check_enforceable
 from toolkit._validation._invoke import call as call_tool
-from toolkit.runtime.redaction import scrub_result
 
 if TYPE_CHECKING:
     from toolkit._envelope import FieldError, ToolResult
+    from toolkit._lints import LintMemo
     from toolkit._validation import Validator
 
 __all__ = ["DocumentBuild", "DomainCheck", "Rejection", "Tool", "Toolset", "build_tool"]
@@ -42,24 +41,27 @@ DomainCheck = Callable[[Mapping[str, Any]], "Iterable[FieldError]"]
 class Artefacts:
     """What a :class:`Tool` works out from its frozen fields on first use, and keeps: the schema its validator
     enforces (:func:`toolkit._validation.enforced_schema`), its validator (made by
-    :func:`toolkit._validation.compiled`), its declaration's size, and its payload in each dialect asked for.
+    :func:`toolkit._validation.compiled`), its declaration's size, its lints, and its payload in each dialect
+    asked for.
 
     A tool's own, never an argument: every copy of a tool (``dataclasses.replace``, :meth:`Tool.with_policy`)
     starts with an empty one, so nothing worked out for one policy or schema answers for another. (A plain
     class: a dataclass costs its module's import more than this one's four fields are worth.)
     """
 
-    __slots__ = ("declaration_bytes", "payloads", "schema", "validator")
+    __slots__ = ("declaration_bytes", "lints", "payloads", "schema", "validator")
 
     schema: Mapping[str, Any] | None
     validator: Validator | None
     declaration_bytes: int | None
+    lints: tuple[Lint, ...] | None
     payloads: dict[str, Payload]
 
     def __init__(self) -> None:
         self.schema = None
         self.validator = None
         self.declaration_bytes = None
+        self.lints = None
         self.payloads = {}
 
 
@@ -71,7 +73,6 @@ class Tool(Displayable):
     contract: ToolContract
     parameters: Mapping[str, Any] | None
     lowering_losses: tuple[Loss, ...] = ()
-    lints: tuple[Lint, ...] = ()
     policy: Policy = field(default_factory=Policy)
     domain_checks: tuple[DomainCheck, ...] = ()
     fn: Callable[..., Any] | None = None
@@ -139,6 +140,21 @@ class Tool(Displayable):
         return self.contract.source_losses + self.lowering_losses
 
     @property
+    def lints(self) -> tuple[Lint, ...]:
+        """The known traps the lint catalogue finds in this tool (see :mod:`toolkit._lints`), in catalogue order.
+
+        A document's tools are linted as they are built (:func:`build_tool`), sharing what they have in common; a
+        tool built alone, when its lints are first read, so a tool that is only built, declared and called never
+        runs them.
+        """
+        found = self._artefacts.lints
+        if found is None:
+            from toolkit._lints import lint  # the lints load on first read: a first call has no use for them
+
+            found = self._artefacts.lints = lint(self)
+        return found
+
+    @property
     def effect(self) -> Effect:
         return self.contract.effect
 
@@ -188,6 +204,8 @@ class Tool(Displayable):
         parameter a framework fills (``contract.injected``) receives ``context.extras[its name]``. An
         exception's text reaches the envelope with its URL credentials hidden (``key=[KEY]``, userinfo).
         """
+        from toolkit.runtime.redaction import scrub_result  # loads on the first call of a function, not a validate
+
         return scrub_result(call_tool(self, args, context))
 
     def with_policy(self, **changes: Any) -> Tool:
@@ -199,8 +217,7 @@ class Tool(Displayable):
             return replace(self, policy=policy)
         lowered, fitted = _fitted(self.contract, lower(self.contract.args_schema), policy, DEFAULT, None)
         parameters = lowered.schema if has_arguments(self.contract) else None
-        tool = replace(self, policy=policy, parameters=parameters, lowering_losses=lowered.losses, budget_fit=fitted)
-        return replace(tool, lints=lint(tool))
+        return replace(self, policy=policy, parameters=parameters, lowering_losses=lowered.losses, budget_fit=fitted)
 
     def with_domain(self, *checks: DomainCheck) -> Tool:
         """A copy of this tool with extra domain checks (their failures give ``status: "rejected"``)."""
@@ -294,6 +311,8 @@ class DocumentBuild:
     """Schema nodes the validator was found able to enforce, by identity: shared definitions are checked once."""
 
     def __init__(self) -> None:
+        from toolkit._lints import LintMemo  # the lints load on first use (a document's tools share this memo)
+
         self.lowering, self.lints, self.enforced = Memo(), LintMemo(), set()
 
 
@@ -308,8 +327,9 @@ def build_tool(
     budget: Budget = DEFAULT,
     document: DocumentBuild | None = None,
 ) -> Tool:
-    """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect), run the lints, and bundle
-    everything into a :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`.
+    """Lower a contract's ``args_schema`` (``gemini``, the declaration's dialect) and bundle everything into a
+    :class:`Tool`; other dialects are lowered on demand by :meth:`Tool.payload`, and the lints when first read
+    (:attr:`Tool.lints`), except for a tool of a ``document``, linted here.
 
     The tool's domain checks are the contract's declarative ``domain_rules`` followed by ``domain_checks``.
     A schema the validator could not enforce (an unreadable pattern, a malformed or superseded keyword, a
@@ -332,12 +352,10 @@ def build_tool(
             root.lowered = lowered  # lowered and enforceable: the next tool of this root needs neither again
     lowered, fitted = _fitted(contract, lowered, policy, budget, memo, root)
     parameters = lowered.schema if has_arguments(contract) else None
-    lint_memo = document.lints if document is not None else None
-    return Tool(
+    tool = Tool(
         contract=contract,
         parameters=parameters,
         lowering_losses=lowered.losses,
-        lints=lint_contract(contract, fitted.after, lint_memo, fitted.budget if fitted.over else None),
         budget_fit=fitted,
         policy=policy,
         domain_checks=domain_rules(contract.domain_rules) + tuple(domain_checks),
@@ -345,6 +363,11 @@ def build_tool(
         converter=converter,
         context_param=context_param,
     )
+    if document is not None:  # linted now, while the memo holds what the document's other tools share
+        from toolkit._lints import lint  # a tool built alone loads the lints when they are first read
+
+        tool._artefacts.lints = lint(tool, document.lints)
+    return tool
 
 
 def _fitted(

@@ -1,4 +1,5 @@
-"""The layout is the pipeline: one package per stage, no import circles, heavy dependencies loaded on use.
+"""The layout is the pipeline: one package per stage, no import circles, heavy dependencies loaded on use, and
+toolkit's own modules that a first tool has no use for loaded when first used.
 
 The module graph is read with ``ast`` from the source (module-level imports of ``toolkit.*``; imports under
 ``if TYPE_CHECKING:`` are for the type checker only and are left out), so a new circle fails here before it
@@ -222,12 +223,20 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_function_level_imports_load_only_heavy_dependencies_and_say_why() -> None:
+def _first_use(module: str) -> bool:
+    """``module`` is one of :data:`NOT_FOR_A_FIRST_TOOL`, or inside one of them."""
+    return any(module == name or module.startswith(f"{name}.") for name in NOT_FOR_A_FIRST_TOOL)
+
+
+def test_function_level_imports_load_only_what_a_first_tool_does_not_need_and_say_why() -> None:
     heavy = _heavy_modules(_graph())
     wrong = [
         f"{f.module}:{f.line} imports {f.target}"
         for f in IMPORTS
-        if f.in_function and f.target.split(".")[0] not in HEAVY and _resolve(f.target) not in heavy
+        if f.in_function
+        and f.target.split(".")[0] not in HEAVY
+        and _resolve(f.target) not in heavy
+        and not _first_use(_resolve(f.target))
     ]
     assert wrong == [], "import these at module level (no circle needs them inside a function)"
     silent = [f"{f.module}:{f.line} imports {f.target}" for f in IMPORTS if f.in_function and not f.commented]
@@ -273,15 +282,19 @@ def test_import_toolkit_loads_the_exceptions_alone() -> None:
     assert out.stdout.strip() == "['toolkit', 'toolkit._exceptions']"
 
 
-NOT_FOR_A_FIRST_TOOL = (
-    "html",  # display escapes without its entity table
-    "logging",  # only the HTTP stack's log filter
-    "re2",  # only a long string or a slow pattern search
-    "toolkit._credential_record",  # OpenAPI credentials
-    "toolkit.runtime.batch",
-    "toolkit.runtime.saga",
-)
-"""Modules the first call of a plain function's tool has no use for (``benchmarks/bench_import.py`` times it)."""
+NOT_FOR_A_FIRST_TOOL = {
+    "html": "display escapes without its entity table",
+    "logging": "only the HTTP stack's log filter",
+    "re2": "only a long string or a slow pattern search",
+    "toolkit._credential_record": "OpenAPI credentials",
+    "toolkit._lints": "the lint catalogue: run when a tool's lints are first read",
+    "toolkit.runtime.batch": "batches of calls",
+    "toolkit.runtime.saga": "sagas of writes",
+    "toolkit.runtime.redaction": "what a call's envelope must not carry: a call of the function, not a validate",
+}
+"""Modules the first call of a plain function's tool (``from_function``, ``declaration``, ``validate``) has no use
+for, and why (``benchmarks/bench_import.py`` times that call). Those of toolkit may be imported inside a function,
+where they are first used."""
 
 
 def test_a_first_tool_loads_nothing_it_does_not_use() -> None:
