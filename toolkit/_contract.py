@@ -15,7 +15,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolkit._display import Displayable, displayed_by
-from toolkit._display._core import LINT_RENDERER, LOSS_RENDERER
 from toolkit._regex import lazy
 
 if TYPE_CHECKING:
@@ -73,7 +72,7 @@ CONVERTED = (
 conversion for a tool with such a loss, so it refuses what ``call`` would."""
 
 
-@displayed_by(LOSS_RENDERER)
+@displayed_by("toolkit._display._core:LOSS_RENDERER")
 @dataclass(frozen=True, slots=True)
 class Loss(Displayable):
     """Something a stage could not carry into the declaration the model sees.
@@ -92,7 +91,7 @@ class Loss(Displayable):
         return {"path": self.path, "keyword": self.keyword, "value": self.value, "reason": self.reason}
 
 
-@displayed_by(LINT_RENDERER)
+@displayed_by("toolkit._display._core:LINT_RENDERER")
 @dataclass(frozen=True, slots=True)
 class Lint(Displayable):
     """A known trap found in a tool, at a parameter (``path`` is a dotted field path, ``""`` = the tool)."""

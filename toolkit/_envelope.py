@@ -16,7 +16,6 @@ from decimal import Decimal
 from typing import Any, Literal, get_args
 
 from toolkit._display import Displayable, displayed_by
-from toolkit._display._envelopes import FIELD_ERROR_RENDERER, NOTICE_RENDERER, REPLAY_RENDERER, RESULT_RENDERER
 from toolkit._regex import lazy
 
 __all__ = [
@@ -110,7 +109,7 @@ class _Envelope(Displayable):
         return _to_json(self.to_dict())
 
 
-@displayed_by(FIELD_ERROR_RENDERER)
+@displayed_by("toolkit._display._envelopes:FIELD_ERROR_RENDERER")
 @dataclass(frozen=True)
 class FieldError(_Envelope):
     """One thing wrong with one argument: where, what (a stable slug), what we saw, what we want.
@@ -128,7 +127,7 @@ class FieldError(_Envelope):
         return {"field": self.field, "code": self.code, "problem": self.problem, "expected": self.expected}
 
 
-@displayed_by(NOTICE_RENDERER)
+@displayed_by("toolkit._display._envelopes:NOTICE_RENDERER")
 @dataclass(frozen=True, slots=True)
 class Notice(_Envelope):
     """Something the boundary did on the model's behalf: defaulted, clamped, normalised, trimmed ..."""
@@ -150,7 +149,7 @@ class Notice(_Envelope):
         return out
 
 
-@displayed_by(REPLAY_RENDERER)
+@displayed_by("toolkit._display._envelopes:REPLAY_RENDERER")
 @dataclass(frozen=True, slots=True)
 class Replay(_Envelope):
     """Marks a result as the replay of an earlier idempotent call."""
@@ -165,7 +164,7 @@ class Replay(_Envelope):
         return out
 
 
-@displayed_by(RESULT_RENDERER)
+@displayed_by("toolkit._display._envelopes:RESULT_RENDERER")
 @dataclass(frozen=True)
 class ToolResult(_Envelope):
     """The envelope a tool returns to the model. Never raised, always returned.

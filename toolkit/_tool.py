@@ -15,7 +15,6 @@ from toolkit._canonical import json_copy
 from toolkit._context import ToolContext
 from toolkit._contract import Effect, Lint, Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
-from toolkit._display._core import REJECTION_RENDERER, TOOL_RENDERER, TOOLSET_RENDERER
 from toolkit._lowering import DEFAULT_MAX_DEPTH, Lowered, Memo, Payload, lower, payload
 from toolkit._lowering._budget import DEFAULT, Budget, BudgetFit, chosen_budget, fit
 from toolkit._lowering._shared import Root
@@ -65,7 +64,7 @@ class Artefacts:
         self.payloads = {}
 
 
-@displayed_by(TOOL_RENDERER)
+@displayed_by("toolkit._display._core:TOOL_RENDERER")
 @dataclass(frozen=True, slots=True, eq=False)
 class Tool(Displayable):
     """One tool as the model sees it (``declaration``) and as the boundary enforces it (``args_schema``)."""
@@ -228,7 +227,7 @@ class Tool(Displayable):
         return f"<Tool {self.name!r} effect={self.effect} losses={len(self.losses)} lints={len(self.lints)}>"
 
 
-@displayed_by(REJECTION_RENDERER)
+@displayed_by("toolkit._display._core:REJECTION_RENDERER")
 @dataclass(frozen=True, slots=True)
 class Rejection(Displayable):
     """An opted-in operation that could not become a tool, and why (a stable slug and a message)."""
@@ -249,7 +248,7 @@ class Rejection(Displayable):
         }
 
 
-@displayed_by(TOOLSET_RENDERER)
+@displayed_by("toolkit._display._core:TOOLSET_RENDERER")
 @dataclass(frozen=True, slots=True, eq=False)
 class Toolset(Displayable):
     """The tools built from one OpenAPI document, and the operations refused on the way."""

@@ -20,6 +20,7 @@ import pytest
 
 import toolkit
 from toolkit._display import Displayable, Renderer, displayed_by, mimebundle, renderer_for
+from toolkit._display._core import TOOL_RENDERER
 
 DISPLAY_PACKAGE = Path(toolkit.__file__).parent / "_display"
 
@@ -124,6 +125,23 @@ def test_a_subclass_uses_its_nearest_registered_base() -> None:
 
     assert renderer_for(Named) is renderer_for(Probe)
     assert Named("q")._repr_mimebundle_(include=["text/plain"]) == {"text/plain": "Probe q"}
+
+
+def test_a_renderer_named_by_its_module_is_imported_on_first_display() -> None:
+    @displayed_by("toolkit._display._core:TOOL_RENDERER")
+    class Named(Displayable):
+        __slots__ = ()
+
+    assert renderer_for(Named) is TOOL_RENDERER
+
+
+def test_a_name_that_is_no_renderer_raises_on_first_display_not_a_repr() -> None:
+    @displayed_by("toolkit._display._core:NO_SUCH_RENDERER")
+    class Misnamed(Displayable):
+        __slots__ = ()
+
+    with pytest.raises(TypeError, match="names no Renderer"):
+        mimebundle(Misnamed())
 
 
 def test_displayed_by_refuses_a_class_without_the_mixin() -> None:

@@ -11,6 +11,12 @@ no data module and no renderer module: the data modules import it, and the rende
 (:mod:`._core`, :mod:`._envelopes`, :mod:`._reports`) are pure functions over the data types, which they
 import for type checking only. The import graph stays one-way: data module → renderer → this protocol.
 
+The data modules every first tool loads (the contract, the envelopes, the tool, the lowering) name their
+renderer as ``"module:NAME"`` instead (``@displayed_by("toolkit._display._core:TOOL_RENDERER")``): the renderer
+module is imported when such an object is first displayed, so building, declaring and validating a tool loads
+no renderer. A name that does not resolve to a :class:`Renderer` raises on that first display (a mistake in the
+package, never hidden behind the ``repr`` fallback).
+
 Two promises, because notebooks and nbval depend on them:
 
 * **deterministic**: the same object gives the same bytes (sorted keys, no ids, no addresses, no clocks);
@@ -24,8 +30,9 @@ mimetype left out is not rendered at all.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Collection
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, overload
 
 from toolkit._display._markup import esc, wrap
 
@@ -63,15 +70,31 @@ class Displayable:
         return mimebundle(self, include, exclude)
 
 
-_RENDERERS: dict[type, Renderer[Any]] = {}
+_RENDERERS: dict[type, Renderer[Any] | str] = {}
+"""By class: its renderer, or the ``"module:NAME"`` it is imported from on first display."""
 
 D = TypeVar("D", bound=Displayable)
 
 
-def displayed_by(renderer: Renderer[D]) -> Callable[[type[D]], type[D]]:
+class _Registers(Protocol):
+    """What ``displayed_by("module:NAME")`` returns: a decorator of any displayable class."""
+
+    def __call__(self, cls: type[D], /) -> type[D]: ...
+
+
+@overload
+def displayed_by(renderer: Renderer[D]) -> Callable[[type[D]], type[D]]: ...
+
+
+@overload
+def displayed_by(renderer: str) -> _Registers: ...
+
+
+def displayed_by(renderer: Renderer[Any] | str) -> Callable[[type[D]], type[D]]:
     """Class decorator: ``renderer`` shows instances of the class (and of its subclasses without their own).
 
-    The type checker holds the renderer's argument type to the decorated class.
+    The type checker holds a renderer's argument type to the decorated class; a ``"module:NAME"`` is imported on
+    first display.
     """
 
     def register(cls: type[D]) -> type[D]:
@@ -87,9 +110,20 @@ def renderer_for(cls: type) -> Renderer[Any] | None:
     """The renderer registered for ``cls`` or its nearest base class, or ``None``."""
     for base in cls.__mro__:
         renderer = _RENDERERS.get(base)
+        if isinstance(renderer, str):
+            _RENDERERS[base] = renderer = _imported(renderer)
         if renderer is not None:
             return renderer
     return None
+
+
+def _imported(name: str) -> Renderer[Any]:
+    """The renderer ``"module:NAME"`` names (:class:`TypeError` when it is not one: a mistake in the package)."""
+    module, _, attribute = name.partition(":")
+    renderer = getattr(importlib.import_module(module), attribute, None)
+    if not isinstance(renderer, Renderer):
+        raise TypeError(f"@displayed_by({name!r}) names no Renderer")
+    return renderer
 
 
 def mimebundle(

@@ -25,8 +25,6 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 from toolkit._contract import Loss, Policy, ToolContract
 from toolkit._display import Displayable, displayed_by
-from toolkit._display._core import LOWERED_RENDERER
-from toolkit._display._wire import PAYLOAD_RENDERER
 from toolkit._lowering._carry import carry
 
 __all__ = [
@@ -54,7 +52,7 @@ DIALECT_SLUGS: Mapping[str, str] = {
 """Every reason a dialect refuses a tool (``Payload.refusal.slug``), with a one-line meaning."""
 
 
-@displayed_by(LOWERED_RENDERER)
+@displayed_by("toolkit._display._core:LOWERED_RENDERER")
 @dataclass(frozen=True, slots=True)
 class Lowered(Displayable):
     """A lowered schema (a fresh plain dict) and the losses, in walk order, deduplicated.
@@ -115,7 +113,7 @@ class RawCall(NamedTuple):
     id: str | None
 
 
-@displayed_by(PAYLOAD_RENDERER)
+@displayed_by("toolkit._display._wire:PAYLOAD_RENDERER")
 @dataclass(frozen=True, slots=True)
 class Payload(Displayable):
     """One tool in one dialect: the exact JSON the provider's SDK sends, or why the tool cannot be sent.
