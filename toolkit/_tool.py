@@ -24,7 +24,6 @@ from toolkit._schema import has_silent_objects
 from toolkit._validation import domain_rules, enforced_schema
 from toolkit._validation import validate as validate_args
 from toolkit._validation._enforce import check_enforceable
-from toolkit._validation._invoke import call as call_tool
 
 if TYPE_CHECKING:
     from toolkit._envelope import FieldError, ToolResult
@@ -203,7 +202,9 @@ class Tool(Displayable):
         parameter a framework fills (``contract.injected``) receives ``context.extras[its name]``. An
         exception's text reaches the envelope with its URL credentials hidden (``key=[KEY]``, userinfo).
         """
-        from toolkit.runtime.redaction import scrub_result  # loads on the first call of a function, not a validate
+        # the conversion, the call and the redaction of what it raised load on the first call of a function
+        from toolkit._validation._invoke import call as call_tool
+        from toolkit.runtime.redaction import scrub_result
 
         return scrub_result(call_tool(self, args, context))
 

@@ -164,7 +164,7 @@ def test_the_reductions_start_from_the_declarations_own_lowering() -> None:
     gives exactly what ``lower`` gives, so a reduction never changes what it does not reduce."""
     from toolkit import lower
     from toolkit._lowering import DEFAULT_MAX_DEPTH
-    from toolkit._lowering._budget import _probe
+    from toolkit._lowering._reductions import _probe
 
     for schema in (recursive_tree(), nested_inline()):
         probe = _probe(schema, DEFAULT_MAX_DEPTH)
@@ -177,7 +177,7 @@ def test_shared_budget_lowerings_and_sizes_equal_fresh_ones() -> None:
     """Lowerings for the budget shared through a memo (a parameter lowered once per depth, each argument's node
     measured once) give what fresh ones give: the same schema, losses, origins of every node, and size."""
     from toolkit._lowering import Memo
-    from toolkit._lowering._budget import _probe
+    from toolkit._lowering._reductions import _probe
     from toolkit._lowering._size import declaration_bytes, declaration_size
 
     tree, nested = recursive_tree(), nested_inline()

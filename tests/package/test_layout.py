@@ -291,6 +291,8 @@ NOT_FOR_A_FIRST_TOOL = {
     "toolkit._display._envelopes": "the renderers load when an object is first displayed",
     "toolkit._display._wire": "the renderers load when an object is first displayed",
     "toolkit._lints": "the lint catalogue: run when a tool's lints are first read",
+    "toolkit._lowering._reductions": "the declaration budget's reductions: only a declaration over it",
+    "toolkit._validation._invoke": "a call of the function (conversion to Python values, the call), or a Decimal's",
     "toolkit.runtime.batch": "batches of calls",
     "toolkit.runtime.saga": "sagas of writes",
     "toolkit.runtime.redaction": "what a call's envelope must not carry: a call of the function, not a validate",

@@ -14,7 +14,8 @@ import pytest
 
 import toolkit as tk
 from toolkit import Policy, Tool, ToolContext, ToolContract, ToolkitError
-from toolkit._validation._invoke import safe_message, to_jsonable
+from toolkit._validation._invoke import to_jsonable
+from toolkit._validation._results import safe_message
 
 SCHEMA = {
     "type": "object",

@@ -46,7 +46,6 @@ from toolkit._from_python._signature import tool_name as tool_name_of
 from toolkit._from_python._typeddict import convert_annotation
 from toolkit._lowering._budget import DEFAULT, Budget
 from toolkit._tool import DomainCheck, Tool, build_tool
-from toolkit._validation._invoke import conversion_check
 
 __all__ = ["from_function"]
 
@@ -125,6 +124,8 @@ def from_function(
     context = [i.name for i in injected if i.framework == "toolkit"]
     converter = _converter(model, params)
     if any(loss.reason == CONVERTED for loss in losses):  # validate refuses what the conversion would
+        from toolkit._validation._invoke import conversion_check  # the conversion loads for the first such tool
+
         domain = (conversion_check(converter), *domain)
     return build_tool(
         contract,

@@ -38,8 +38,8 @@ from toolkit._lowering._merge import Draft
 from toolkit._schema import Refs, defs_name
 
 if TYPE_CHECKING:
-    from toolkit._lowering._budget import SharedFit
     from toolkit._lowering._dialect import Lowered
+    from toolkit._lowering._reductions import SharedFit
     from toolkit._lowering._walker import Walker
 
 __all__ = ["Memo", "Root", "finish_parameter", "walk_parameter", "walk_reference"]

@@ -83,7 +83,7 @@ class Site(NamedTuple):
 class Walker:
     """Walks one schema into a draft tree; a dialect subclass finishes each node (:meth:`finish_node`, the hook
     it overrides besides :meth:`keep_format` and keyword methods). Single use, hidden by ``lower``. Given
-    ``origins``, the walk is a declaration budget's probe (see :func:`toolkit._lowering._budget._probe`)."""
+    ``origins``, the walk is a declaration budget's probe (see :func:`toolkit._lowering._reductions._probe`)."""
 
     dispatch: ClassVar[dict[str, KeywordMethod]] = {}
 

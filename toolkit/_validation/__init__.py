@@ -62,9 +62,8 @@ from toolkit._validation._closure import written_closure
 from toolkit._validation._compile import Options, compile_schema, raising
 from toolkit._validation._expected import type_name
 from toolkit._validation._fastpath import FastPath, fast_path, property_predicate
-from toolkit._validation._invoke import safe_message
 from toolkit._validation._objects import apply_defaults
-from toolkit._validation._results import invalid_of, ok_result
+from toolkit._validation._results import invalid_of, ok_result, safe_message
 
 if TYPE_CHECKING:
     from toolkit._tool import DomainCheck, Tool

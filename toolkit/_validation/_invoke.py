@@ -39,11 +39,12 @@ from toolkit._context import ToolContext
 from toolkit._envelope import FieldError, Status, ToolResult
 from toolkit._exceptions import NotCallableError, RuntimeConfigError, ToolkitError
 from toolkit._validation._expected import format_path
+from toolkit._validation._results import safe_message
 
 if TYPE_CHECKING:
     from toolkit._tool import Tool
 
-__all__ = ["call", "conversion_check", "is_retryable", "safe_message", "to_jsonable"]
+__all__ = ["call", "conversion_check", "is_retryable", "to_jsonable"]
 
 _TRANSIENT: tuple[type[BaseException], ...] = (TimeoutError, ConnectionError, InterruptedError, BlockingIOError)
 
@@ -175,13 +176,6 @@ def _settle(returned: Any) -> Any:
         return asyncio.run(returned)
     with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolkit-async") as pool:
         return pool.submit(asyncio.run, returned).result()
-
-
-def safe_message(exc: BaseException) -> str:
-    """``"ValueError: first line of the message"``: enough for the model, never a traceback."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    text = text if len(text) <= 200 else text[:197] + "..."
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def is_retryable(exc: BaseException) -> bool:

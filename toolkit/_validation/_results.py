@@ -11,6 +11,8 @@ object (``object.__new__``) and fills its fields directly, without the construct
   ``status`` and ``data``, and ``notices`` when there are some);
 * a :class:`~toolkit._envelope.FieldError`'s four fields are written into its ``__dict__`` in the same way.
 
+:func:`safe_message` is what an envelope says of an exception (a domain check's, or the tool's own).
+
 What comes out is the value the dataclass makes: equal, of the same type, with the same fields.
 ``tests/validation/test_validation_generated.py`` holds them to it, and :data:`ERROR_FIELDS` to
 the dataclass's own field list.
@@ -31,6 +33,7 @@ __all__ = [
     "invalid_result",
     "ok_lines",
     "ok_result",
+    "safe_message",
 ]
 
 ERROR_FIELDS = ("field", "code", "problem", "expected")
@@ -96,3 +99,10 @@ def field_error(field: str, code: str, problem: str, expected: str) -> FieldErro
     fields["problem"] = problem
     fields["expected"] = expected
     return error
+
+
+def safe_message(exc: BaseException) -> str:
+    """``"ValueError: first line of the message"``: enough for the model, never a traceback."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
