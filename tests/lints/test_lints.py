@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+import toolkit as tk
 from toolkit import SchemaError, Tool, ToolContract
 from toolkit._lints import CATALOGUE, lint
 
@@ -47,6 +48,31 @@ def test_catalogue_codes_and_slugs_are_unique_and_well_formed() -> None:
 def test_clean_tool_has_no_lints() -> None:
     tool = tool_of({"query": described({"type": "string"}), "limit": described({"type": "integer"})})
     assert lint(tool) == ()
+
+
+def test_a_tool_built_alone_is_linted_when_its_lints_are_first_read_and_keeps_them() -> None:
+    def pay(amount: float) -> str:
+        """Pay."""
+        return ""
+
+    tool = tk.from_function(pay)
+    assert tool._artefacts.lints is None  # not linted yet: what a first call never pays for
+    first = tool.lints
+    assert first == lint(tool)
+    assert "money_as_float" in {item.slug for item in first}
+    assert tool.lints is first
+
+
+def test_a_copy_for_another_budget_finds_its_own_lints() -> None:
+    def note(text: str) -> str:
+        return text
+
+    note.__doc__ = "Write a note. " * 700
+    whole = tk.from_function(note)  # over the default budget, no reduction fits: built whole, with TK504
+    assert "TK504" in {item.code for item in whole.lints}
+    lifted = whole.with_policy(declaration_budget=whole.declaration_bytes)
+    assert "TK504" not in {item.code for item in lifted.lints}
+    assert lifted.lints == lint(lifted)
 
 
 def test_every_finding_carries_message_and_fix() -> None:
