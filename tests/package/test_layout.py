@@ -53,6 +53,7 @@ HEAVY = frozenset(
         "anthropic",
         "asyncio",
         "concurrent",
+        "corvus_regex_ecma262",
         "crewai",
         "fastmcp",
         "google",
@@ -77,9 +78,9 @@ HEAVY = frozenset(
     }
 )
 """Third-party (and slow standard-library) modules that may load inside a function, on first use: the agent
-frameworks among them, which toolkit imports only for a tool that comes from one; RE2, which only a long string
-or a slow search reaches; ``logging``, which only the HTTP stack's log filter needs (a first tool's build and call
-need neither)."""
+frameworks among them, which toolkit imports only for a tool that comes from one; the ECMA-262 engine, which only
+a schema with a pattern needs; RE2, which only a long string or a slow search reaches; ``logging``, which only the
+HTTP stack's log filter needs (a first tool's build and call need neither)."""
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,7 @@ def test_import_toolkit_loads_the_exceptions_alone() -> None:
 
 
 NOT_FOR_A_FIRST_TOOL = {
+    "corvus_regex_ecma262": "the ECMA-262 engine: only a schema with a pattern",
     "html": "display escapes without its entity table",
     "logging": "only the HTTP stack's log filter",
     "re2": "only a long string or a slow pattern search",

@@ -40,14 +40,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Final
-
-import corvus_regex_ecma262 as _engine
 
 from toolkit._exceptions import SchemaError
 from toolkit._regex import lazy
 
 if TYPE_CHECKING:
+    import corvus_regex_ecma262 as _ecma
     import re2 as _re2
 
 __all__ = [
@@ -74,9 +74,8 @@ DIFFERENCES: Final = {
     "time_limit": f"a search in the ECMA engine that runs longer than {MATCH_TIME_LIMIT:g} s raises "
     "PatternLimitError (pattern_too_slow), where JavaScript backtracks for as long as it takes: a validator "
     "must answer",
-    "engine_limits": f"a pattern longer than {_engine.MAX_PATTERN_LENGTH:,} characters or with groups nested "
-    f"deeper than {_engine.MAX_NESTING} is refused (bad_pattern): the engine's size limits (JavaScript engines "
-    "have limits of their own)",
+    "engine_limits": "a pattern over one of the engine's size limits (its length, or groups nested too deep) is "
+    "refused (bad_pattern), the message naming the limit (JavaScript engines have limits of their own)",
     "es2025": "ECMAScript 2025 syntax compiles: modifier groups such as (?i:ab) and a group name repeated in "
     "alternatives; older JavaScript engines, such as Node.js 20's, refuse it",
 }
@@ -103,7 +102,7 @@ class Pattern:
     flags: str
     """``"u"``, or ``""`` for a pattern that only the Annex B grammar reads."""
     time_limit: float
-    _regex: _engine.Regex = field(repr=False, compare=False)
+    _regex: _ecma.Regex = field(repr=False, compare=False)
     _u_source: str | None = field(repr=False, compare=False)
     """What the ECMA engine compiled with the u flag, which the RE2 twin translates (on first use)."""
 
@@ -123,14 +122,14 @@ class Pattern:
             return answer
         try:
             return self._regex.test(text)  # within QUICK_LIMIT for a pattern that may have a twin
-        except _engine.MatchLimitError:
+        except _engine().MatchLimitError:
             pass
         if self._regex.timeout is not None and self._regex.timeout < self.time_limit:
             if (answer := self._linear_search(text)) is not None:
                 return answer
             try:
                 return self._regex.test(text, timeout=self.time_limit)
-            except _engine.MatchLimitError:
+            except _engine().MatchLimitError:
                 pass
         raise self._limit_error(text)
 
@@ -164,22 +163,31 @@ def compile_pattern(pattern: str, *, time_limit: float = MATCH_TIME_LIMIT) -> Pa
     return _compile(pattern, time_limit)
 
 
+@functools.cache
+def _engine() -> ModuleType:
+    """The ECMA-262 engine, loaded for the first pattern compiled."""
+    import corvus_regex_ecma262  # most tools have no pattern: a first one loads no engine
+
+    return corvus_regex_ecma262
+
+
 @functools.lru_cache(maxsize=4096)
 def _compile(pattern: str, time_limit: float) -> Pattern:
     source, annex_b_only = _escape_surrogates(pattern)
     reason: str | None = None
+    engine = _engine()
     if not annex_b_only:
         try:
-            regex = _engine.compile(source, "u", timeout=min(QUICK_LIMIT, time_limit))
-        except _engine.error as exc:
+            regex = engine.compile(source, "u", timeout=min(QUICK_LIMIT, time_limit))
+        except engine.error as exc:
             if exc.kind != "pattern" or _UNICODE_PROPERTY.search(pattern):
                 raise _refused(pattern, exc) from None
             reason = _reason(exc)
         else:
             return Pattern(pattern, "u", time_limit, regex, source)
     try:
-        return Pattern(pattern, "", time_limit, _engine.compile(source, "", timeout=time_limit), None)
-    except _engine.error as exc:
+        return Pattern(pattern, "", time_limit, engine.compile(source, "", timeout=time_limit), None)
+    except engine.error as exc:
         raise _refused(pattern, exc, reason) from None
 
 
@@ -196,7 +204,7 @@ def _escape_surrogates(pattern: str) -> tuple[str, bool]:
     return _BARE_SURROGATE.sub(lambda m: f"{m[1]}\\u{ord(m[2]):04X}", source), escaped
 
 
-def _reason(exc: _engine.error) -> str:
+def _reason(exc: _ecma.error) -> str:
     reason = str(exc).removeprefix("ecmaregex: ")
     return reason if len(reason) <= 200 else reason[:200] + "…"
 
@@ -205,7 +213,7 @@ def _shown(pattern: str) -> str:
     return repr(pattern) if len(pattern) <= 120 else f"{pattern[:120]!r}… ({len(pattern):,} characters)"
 
 
-def _refused(pattern: str, exc: _engine.error, u_reason: str | None = None) -> SchemaError:
+def _refused(pattern: str, exc: _ecma.error, u_reason: str | None = None) -> SchemaError:
     reason = u_reason if u_reason is not None else _reason(exc)
     if exc.kind == "too_large":
         reason = f"{_reason(exc)} (a limit of the engine, not of ECMA-262)"
