@@ -44,7 +44,7 @@ class Artefacts:
 
     A tool's own, never an argument: every copy of a tool (``dataclasses.replace``, :meth:`Tool.with_policy`)
     starts with an empty one, so nothing worked out for one policy or schema answers for another. (A plain
-    class: a dataclass costs its module's import more than this one's four fields are worth.)
+    class: a dataclass costs its module's import more than these few fields are worth.)
     """
 
     __slots__ = ("declaration_bytes", "lints", "payloads", "schema", "validator")

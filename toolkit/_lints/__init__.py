@@ -33,7 +33,7 @@ from toolkit._schema import SHAREABLE_ROOT, Refs, unescape
 if TYPE_CHECKING:
     from toolkit._tool import Tool
 
-__all__ = ["CATALOGUE", "FIELD_RULES", "Field", "Finding", "LintMemo", "Rule", "Subject", "lint", "lint_contract"]
+__all__ = ["CATALOGUE", "FIELD_RULES", "Field", "Finding", "LintMemo", "Rule", "Subject", "lint"]
 
 
 class Rule(NamedTuple):
@@ -53,20 +53,9 @@ def lint(tool: Tool, memo: LintMemo | None = None) -> tuple[Lint, ...]:
 
     ``memo`` (one :class:`LintMemo` for the tools of one document) judges each shared property schema once.
     """
-    fit = tool.budget_fit
-    over = fit.budget if fit is not None and fit.over else None
-    return lint_contract(tool.contract, _declaration_bytes(tool), memo, over)
-
-
-def lint_contract(
-    contract: ToolContract,
-    declaration_bytes: int | None,
-    memo: LintMemo | None = None,
-    over_budget: int | None = None,
-) -> tuple[Lint, ...]:
-    """:func:`lint` for a tool not built yet: its contract and its declaration's size (``None``: not
-    measurable), as :attr:`Tool.declaration_bytes` will give it, and the budget it is over even with every
-    reduction (:attr:`Subject.over_budget`)."""
+    contract, fit = tool.contract, tool.budget_fit
+    declaration_bytes = _declaration_bytes(tool)
+    over_budget = fit.budget if fit is not None and fit.over else None  # even with every reduction
     schema = contract.args_schema
     converted = _converted(contract.source_losses)
     if memo is not None and not converted and _shareable(contract):
