@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONVERTED",
+    "DECIMAL_ARGUMENTS",
     "DECIMAL_BOUNDS",
     "PARAMETER_NAME",
     "TOOL_NAME",
@@ -63,6 +64,8 @@ DECIMAL_BOUNDS: Mapping[str, str] = MappingProxyType(
 )
 """A Python ``Decimal``'s ``Field(...)`` bounds, each with the keyword its :class:`Loss` of ``args_schema`` is
 recorded under: a ``Decimal`` travels as a decimal string, whose value JSON Schema cannot bound."""
+DECIMAL_ARGUMENTS: Mapping[str, str] = MappingProxyType({keyword: name for name, keyword in DECIMAL_BOUNDS.items()})
+"""The same pairs the other way: the ``Field(...)`` argument that enforces each loss's keyword on conversion."""
 
 CONVERTED = (
     "a Decimal travels as a decimal string, which JSON Schema cannot bound; "

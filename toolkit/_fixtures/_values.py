@@ -16,7 +16,7 @@ from re import _constants as sre_constants  # type: ignore[attr-defined]  # the 
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Annotated, Any
 
-from toolkit._contract import DECIMAL_BOUNDS
+from toolkit._contract import DECIMAL_ARGUMENTS
 from toolkit._exceptions import SchemaError
 from toolkit._schema import Resolve, main_type
 from toolkit._validation._combinators import NO_DEFAULT, core, default_of
@@ -159,9 +159,8 @@ def decimal_example(bounds: Mapping[str, Any]) -> Any:
     argument, not by a second statement of its rules."""
     from pydantic import Field, TypeAdapter, ValidationError  # pydantic loads only for a tool that converts
 
-    argument = {keyword: name for name, keyword in DECIMAL_BOUNDS.items()}
     try:
-        field = {argument[k]: (v if isinstance(v, int) else Decimal(str(v))) for k, v in bounds.items()}
+        field = {DECIMAL_ARGUMENTS[k]: (v if isinstance(v, int) else Decimal(str(v))) for k, v in bounds.items()}
         judge = TypeAdapter(Annotated[Decimal, Field(**field)])
     except (KeyError, InvalidOperation, TypeError, ValueError):
         return NO_VALUE

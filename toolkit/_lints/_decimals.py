@@ -16,12 +16,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from toolkit._contract import DECIMAL_BOUNDS
+from toolkit._contract import DECIMAL_ARGUMENTS
 
 __all__ = ["is_decimal_string", "pattern_for", "python_bounds", "refuses"]
 
-_PYTHON = {keyword: argument for argument, keyword in DECIMAL_BOUNDS.items()}
-"""The ``Field(...)`` argument that enforces each keyword on conversion."""
 _SAMPLES = ("19.99", "7", "-1.5")
 
 
@@ -64,4 +62,4 @@ def pattern_for(*, positive: bool | None, places: int | None) -> str | None:
 
 def python_bounds(keywords: list[tuple[str, Any]]) -> str:
     """The ``Field(...)`` arguments of a ``Decimal`` parameter that enforce ``keywords`` on conversion."""
-    return ", ".join(f"{_PYTHON[key]}={value}" for key, value in keywords if key in _PYTHON)
+    return ", ".join(f"{DECIMAL_ARGUMENTS[key]}={value}" for key, value in keywords if key in DECIMAL_ARGUMENTS)

@@ -98,27 +98,32 @@ def _framework_contexts(tool: Tool, context: ToolContext) -> dict[str, Any]:
 def _convert(tool: Tool, cleaned: dict[str, Any]) -> dict[str, Any] | ToolResult:
     if tool.converter is None:
         return dict(cleaned)
+    converted = _converted(tool.converter, cleaned)
+    return ToolResult("rejected", errors=converted) if isinstance(converted, tuple) else converted
+
+
+def _converted(
+    converter: Callable[[dict[str, Any]], dict[str, Any]], args: dict[str, Any]
+) -> dict[str, Any] | tuple[FieldError, ...]:
+    """The arguments converted, or the field errors of what the conversion refused (a toolkit error is raised)."""
     try:
-        return tool.converter(cleaned)
+        return converter(args)
     except ToolkitError:
         raise
     except Exception as exc:  # the arguments are well-formed but a domain rule in the conversion refused them
-        return ToolResult("rejected", errors=_conversion_errors(exc))
+        return _conversion_errors(exc)
 
 
-def conversion_check(converter: Callable[[dict[str, Any]], Any]) -> Callable[[Mapping[str, Any]], Any]:
+def conversion_check(
+    converter: Callable[[dict[str, Any]], dict[str, Any]],
+) -> Callable[[Mapping[str, Any]], tuple[FieldError, ...]]:
     """A domain check that converts the checked arguments as :func:`call` will and reports what the conversion
     refuses: for a tool whose conversion enforces bounds its schema cannot state (a ``Decimal``'s ``Field(gt=0,
     decimal_places=2)``), so that ``validate`` refuses what ``call`` would, with the same errors."""
 
     def converts(args: Mapping[str, Any]) -> tuple[FieldError, ...]:
-        try:
-            converter(dict(args))
-        except ToolkitError:
-            raise
-        except Exception as exc:
-            return _conversion_errors(exc)
-        return ()
+        converted = _converted(converter, dict(args))
+        return converted if isinstance(converted, tuple) else ()
 
     return converts
 
